@@ -1,0 +1,153 @@
+"""The ``errkb-tui`` command: the browser, ``match`` and ``validate``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+from .kb import KB, Problem, Source, bundled_data_dir, default_sources, load_kb
+
+EXIT_OK, EXIT_NO_MATCH, EXIT_USAGE = 0, 1, 2
+
+
+def _common(top: bool) -> argparse.ArgumentParser:
+    """Options every subcommand takes; on subcommands they add to the top level's values."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--data", metavar="PATH", action="append", default=[] if top else argparse.SUPPRESS,
+        help="also load this KB: a folder, a .json file (one record or a list) or a .jsonl "
+             "file; repeatable; later ones override earlier ones by id",
+    )
+    common.add_argument("--no-bundled", action="store_true", default=False if top else argparse.SUPPRESS,
+                        help="do not load the bundled KB")
+    return common
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = _common(top=True)
+
+    parser = argparse.ArgumentParser(
+        prog="errkb-tui", parents=[common],
+        description="Browse an error knowledge base; match copied errors to records.",
+        epilog="Without a subcommand, opens the browser. ERRKB_PATH (os.pathsep-separated) "
+               "names more KBs, loaded after the bundled one and before --data.",
+    )
+    parser.add_argument("--version", action="version", version=f"errkb-tui {__version__}")
+    parser.add_argument("--watch", dest="watch", action="store_true", default=True,
+                        help="watch the clipboard for errors (default)")
+    parser.add_argument("--no-watch", dest="watch", action="store_false",
+                        help="do not watch the clipboard")
+    parser.add_argument("--watch-interval", type=float, default=0.5, metavar="SECONDS",
+                        help="how often the clipboard is read (default 0.5)")
+    sub = parser.add_subparsers(dest="command", metavar="{match,validate}")
+
+    match = sub.add_parser("match", parents=[_common(top=False)], help="print the records that explain an error",
+                           description="Read an error (a traceback, a log) and print the best records.")
+    match.add_argument("file", nargs="?", help="file to read (default: standard input)")
+    match.add_argument("--json", action="store_true", help="print JSON for scripts")
+    match.add_argument("--limit", type=int, default=5, metavar="N", help="at most N records (default 5)")
+
+    validate = sub.add_parser("validate", parents=[_common(top=False)], help="check KB files",
+                              description="Check KB files; exit 1 on any error (with --strict, on any warning).")
+    validate.add_argument("paths", nargs="*", metavar="PATH",
+                          help="files or folders to check (default: the bundled KB)")
+    validate.add_argument("--strict", action="store_true", help="fail on warnings too")
+    return parser
+
+
+def _load(args: argparse.Namespace) -> KB:
+    return load_kb(default_sources(args.data, bundled=not args.no_bundled))
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from .match import Matcher
+
+    if args.limit < 1:
+        print("errkb-tui match: --limit must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        if args.file and args.file != "-":
+            data = Path(args.file).read_bytes()
+        else:
+            if sys.stdin.isatty():
+                print("Paste the error, then press Ctrl-D.", file=sys.stderr)
+            data = sys.stdin.buffer.read()
+    except OSError as exc:
+        print(f"errkb-tui match: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    kb = _load(args)
+    errors = sum(1 for p in kb.problems if p.severity == "error")
+    if errors:
+        print(f"errkb-tui: {errors} KB problem(s) skipped; see 'errkb-tui validate'", file=sys.stderr)
+    matches = Matcher(kb.records).match(data, limit=args.limit)
+    if args.json:
+        print(json.dumps({"matches": [m.to_json() for m in matches]}, ensure_ascii=False))
+    elif not matches:
+        print("No record matches this text.")
+    else:
+        width = max(len(m.id) for m in matches)
+        print(f"{'score':>5}  {'method':<6}  {'id':<{width}}  line")
+        for m in matches:
+            mark = "" if m.confident else "  (not confident)"
+            line = m.line if len(m.line) <= 70 else m.line[:69] + "…"
+            print(f"{m.score:>5.2f}  {m.method:<6}  {m.id:<{width}}  {line}{mark}")
+    return EXIT_OK if matches and matches[0].confident else EXIT_NO_MATCH
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from .lint import lint_kb
+
+    bundled = bundled_data_dir()
+    if args.paths:
+        targets = [Path(p).expanduser() for p in args.paths]
+        checks_bundled = any(t.resolve() == bundled.resolve() for t in targets)
+        # The bundled KB is context (links may point into it), not under review.
+        sources = [] if checks_bundled or args.no_bundled else [Source(bundled, "bundled", report=False)]
+        sources += [Source(t, "argument") for t in targets]
+    else:
+        sources = [Source(bundled, "bundled")]
+    sources += [Source(Path(p).expanduser(), "--data") for p in args.data]
+    kb = load_kb(sources)
+    problems = kb.problems + lint_kb(kb)
+    problems.sort(key=lambda p: (p.file, p.line or 0, p.index or 0, p.record_id or ""))
+    for problem in problems:
+        print(problem.format())
+    counts = {s: sum(1 for p in problems if p.severity == s) for s in ("error", "warning", "info")}
+    checked = sum(1 for r in kb.records if kb.reportable(r.id))
+    failed = counts["error"] or (args.strict and counts["warning"])
+    verdict = "FAILED" if failed else "OK"
+    print(f"{verdict}: {checked} record(s) checked; {counts['error']} error(s), "
+          f"{counts['warning']} warning(s), {counts['info']} info")
+    return EXIT_NO_MATCH if failed else EXIT_OK
+
+
+def cmd_browse(args: argparse.Namespace) -> int:
+    from .app import run_app
+
+    if args.watch_interval <= 0:
+        print("errkb-tui: --watch-interval must be positive", file=sys.stderr)
+        return EXIT_USAGE
+    return run_app(default_sources(args.data, bundled=not args.no_bundled),
+                   watch=args.watch, watch_interval=args.watch_interval)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``errkb-tui`` command; returns the exit code."""
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "match":
+            return cmd_match(args)
+        if args.command == "validate":
+            return cmd_validate(args)
+        return cmd_browse(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+__all__ = ["main", "Problem"]

@@ -1,0 +1,372 @@
+"""Finding, reading and validating KB files; the problems report; indexes.
+
+Loading never raises on bad input: every unreadable file, bad JSON document or invalid
+record becomes a :class:`Problem`, and the good records beside it still load.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from .model import Record, unknown_keys
+
+Severity = Literal["error", "warning", "info"]
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
+
+#: Files larger than this are not read (a KB file is text; a huge one is a mistake).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+KB_SUFFIXES = (".json", ".jsonl")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the KB, precise enough to find and fix."""
+
+    severity: Severity
+    file: str
+    message: str
+    line: int | None = None
+    index: int | None = None
+    record_id: str | None = None
+    field: str = ""
+
+    def location(self) -> str:
+        """``file:line``, ``file[index]`` or ``file``: where to look."""
+        if self.line is not None:
+            return f"{self.file}:{self.line}"
+        if self.index is not None:
+            return f"{self.file}[{self.index}]"
+        return self.file
+
+    def format(self) -> str:
+        """``file:line: severity: id: field: message``, one line."""
+        message = " ".join(self.message.split())
+        return f"{self.location()}: {self.severity}: {self.record_id or '-'}: {self.field or '-'}: {message}"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a record was read: file, and line (``.jsonl``) or index (a list file)."""
+
+    file: str
+    line: int | None = None
+    index: int | None = None
+
+    def __str__(self) -> str:
+        return Problem("info", self.file, "", line=self.line, index=self.index).location()
+
+
+@dataclass
+class Source:
+    """Where records come from, in load order; later sources override earlier ones."""
+
+    path: Path
+    label: str
+    report: bool = True  # whether problems found in it are reported
+
+
+@dataclass
+class KB:
+    """The loaded knowledge base: records in a stable order, indexes and problems."""
+
+    records: list[Record] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    origins: dict[str, Origin] = field(default_factory=dict)  # record id -> where it came from
+    sources: list[Source] = field(default_factory=list)
+    source_of: dict[str, int] = field(default_factory=dict)  # record id -> index in sources
+
+    def __post_init__(self) -> None:
+        self.reindex()
+
+    def reindex(self) -> None:
+        """Sort records (domain, category, id) and rebuild the indexes."""
+        self.records.sort(key=lambda r: (r.domain, r.category, r.id))
+        self.by_id: dict[str, Record] = {r.id: r for r in self.records}
+        self.domain_counts: Counter[str] = Counter(r.domain for r in self.records)
+        self.category_counts: dict[str, Counter[str]] = {}
+        for record in self.records:
+            self.category_counts.setdefault(record.domain, Counter())[record.category] += 1
+
+    @property
+    def domains(self) -> list[str]:
+        """Domains in sorted order."""
+        return sorted(self.domain_counts)
+
+    def categories(self, domain: str) -> list[str]:
+        """Categories of ``domain`` in sorted order."""
+        return sorted(self.category_counts.get(domain, {}))
+
+    def problem_counts(self) -> Counter[str]:
+        """How many problems of each severity."""
+        return Counter(p.severity for p in self.problems)
+
+    def reportable(self, record_id: str) -> bool:
+        """Whether problems of this record are reported (False for context-only sources)."""
+        index = self.source_of.get(record_id)
+        return index is None or not self.sources or self.sources[index].report
+
+    def get(self, record_id: str) -> Record | None:
+        """The record with this id, or None."""
+        return self.by_id.get(record_id)
+
+
+def bundled_data_dir() -> Path:
+    """The bundled KB: inside the installed package, or ``data/`` of a source checkout."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "_data"
+    if packaged.is_dir():
+        return packaged
+    return here.parent / "data"
+
+
+def env_paths(environ: dict[str, str] | None = None) -> list[Path]:
+    """Paths named by ``ERRKB_PATH`` (os.pathsep-separated), empty entries ignored."""
+    value = (os.environ if environ is None else environ).get("ERRKB_PATH", "")
+    return [Path(part).expanduser() for part in value.split(os.pathsep) if part.strip()]
+
+
+def default_sources(
+    data_paths: Sequence[str | Path] = (),
+    *,
+    bundled: bool = True,
+    environ: dict[str, str] | None = None,
+) -> list[Source]:
+    """Bundled KB, then ``ERRKB_PATH`` entries, then ``--data`` paths, in that order."""
+    sources = [Source(bundled_data_dir(), "bundled")] if bundled else []
+    sources += [Source(p, "ERRKB_PATH") for p in env_paths(environ)]
+    sources += [Source(Path(p).expanduser(), "--data") for p in data_paths]
+    return sources
+
+
+def load_kb(sources: Iterable[Source]) -> KB:
+    """Load every source; never raises for bad input."""
+    loader = _Loader()
+    for source in sources:
+        loader.load_source(source)
+    return loader.finish()
+
+
+class _Loader:
+    def __init__(self) -> None:
+        self.records: dict[str, Record] = {}
+        self.origins: dict[str, Origin] = {}
+        self.source_of: dict[str, int] = {}
+        self.problems: list[Problem] = []
+        self.sources: list[Source] = []
+        self._report = True
+
+    def problem(self, severity: Severity, file: Path | str, message: str, **where: Any) -> None:
+        if self._report:
+            self.problems.append(Problem(severity, str(file), message, **where))
+
+    def load_source(self, source: Source) -> None:
+        self.sources.append(source)
+        self._report = source.report
+        path = source.path
+        if path.is_dir():
+            files = list(self._walk(path))
+            if not files:
+                self.problem("warning", path, "directory holds no .json or .jsonl files")
+            for file in files:
+                self.load_file(file, len(self.sources) - 1)
+        elif path.exists():
+            self.load_file(path, len(self.sources) - 1)
+        else:
+            self.problem("error", path, f"{source.label} path does not exist")
+
+    def _walk(self, root: Path) -> Iterator[Path]:
+        """KB files below ``root`` in sorted order, following links, stopping at loops."""
+        seen: set[str] = set()
+        stack = [root]
+        while stack:
+            folder = stack.pop()
+            try:
+                real = os.path.realpath(folder)
+            except OSError as exc:
+                self.problem("error", folder, f"cannot resolve folder: {exc.strerror or exc}")
+                continue
+            if real in seen:
+                self.problem("warning", folder, "symlink loop: this folder was already read; skipped")
+                continue
+            seen.add(real)
+            try:
+                entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            except OSError as exc:
+                self.problem("error", folder, f"cannot list folder: {exc.strerror or exc}")
+                continue
+            subfolders = []
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                try:
+                    is_dir = entry.is_dir()
+                except OSError:
+                    is_dir = False
+                if is_dir:
+                    subfolders.append(Path(entry.path))
+                elif entry.name.endswith(KB_SUFFIXES):
+                    yield Path(entry.path)
+            stack.extend(reversed(subfolders))
+
+    def load_file(self, file: Path, source_index: int) -> None:
+        try:
+            size = file.stat().st_size
+            if size > MAX_FILE_BYTES:
+                self.problem("error", file, f"file is {size // (1024 * 1024)} MiB; the limit is {MAX_FILE_BYTES // (1024 * 1024)} MiB")
+                return
+            raw = file.read_bytes()
+        except OSError as exc:
+            self.problem("error", file, f"cannot read file: {exc.strerror or exc}")
+            return
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = raw[: exc.start].count(b"\n") + 1
+            self.problem("error", file, f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})", line=line)
+            return
+        if not text.strip():
+            self.problem("error", file, "file is empty")
+            return
+        if file.suffix == ".jsonl":
+            for number, line_text in enumerate(text.splitlines(), 1):
+                if line_text.strip():
+                    document = self._parse(file, line_text, line_offset=number - 1)
+                    if document is not _BAD:
+                        self.add(file, document, source_index, line=number)
+            return
+        document = self._parse(file, text)
+        if document is _BAD:
+            return
+        if isinstance(document, list):
+            if not document:
+                self.problem("warning", file, "file holds an empty list: no records")
+            for index, item in enumerate(document):
+                self.add(file, item, source_index, index=index)
+        else:
+            self.add(file, document, source_index, text=text)
+
+    def _parse(self, file: Path, text: str, line_offset: int = 0) -> Any:
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            self.problem("error", file, f"invalid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno + line_offset)
+        except RecursionError:
+            self.problem("error", file, "invalid JSON: nested too deeply", line=line_offset + 1 if line_offset else None)
+        return _BAD
+
+    def add(self, file: Path, data: Any, source_index: int, *, line: int | None = None,
+            index: int | None = None, text: str | None = None) -> None:
+        where: dict[str, Any] = {"line": line, "index": index}
+        if not isinstance(data, dict):
+            self.problem("error", file, f"a record must be a JSON object, not {type(data).__name__}", **where)
+            return
+        raw_id = data.get("id")
+        record_id = raw_id if isinstance(raw_id, str) else None
+        try:
+            record = Record.model_validate(data)
+        except ValidationError as exc:
+            for error in exc.errors(include_url=False):
+                loc = _field_path(error["loc"])
+                at = dict(where)
+                if text is not None:
+                    at["line"] = _guess_line(text, error["loc"])
+                self.problem("error", file, _error_message(error), record_id=record_id, field=loc, **at)
+            return
+        except RecursionError:
+            self.problem("error", file, "record is nested too deeply", record_id=record_id, **where)
+            return
+        for key in unknown_keys(record):
+            at = dict(where)
+            if text is not None:
+                at["line"] = _guess_line(text, tuple(_key_parts(key)))
+            self.problem("warning", file, "unknown key (a typo?); it is kept but not used",
+                         record_id=record.id, field=key, **at)
+        previous = self.origins.get(record.id)
+        if previous is not None:
+            if self.source_of[record.id] == source_index:
+                self.problem("error", file, f"duplicate id: also defined in {previous}; this one wins",
+                             record_id=record.id, field="id", **where)
+            else:
+                self.problem("warning", file, f"overrides the record of the same id from {previous}",
+                             record_id=record.id, field="id", **where)
+        self.records[record.id] = record
+        self.origins[record.id] = Origin(str(file), line, index)
+        self.source_of[record.id] = source_index
+
+    def finish(self) -> KB:
+        self._report = True
+        for record in self.records.values():
+            if not self.sources[self.source_of[record.id]].report:
+                continue
+            for kind, target in record.transition_graph.edges():
+                if target not in self.records:
+                    origin = self.origins[record.id]
+                    self.problem("warning", origin.file, f"links to {target!r}, which no loaded record has",
+                                 line=origin.line, index=origin.index, record_id=record.id,
+                                 field=f"transition_graph.{kind}")
+        return KB(list(self.records.values()), self.problems, dict(self.origins), self.sources,
+                  dict(self.source_of))
+
+
+_BAD = object()
+
+
+def _field_path(loc: Sequence[Any]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part in ("str", "TransitionRef", "function-after[_domain_matches_id(), Record]"):
+            continue  # pydantic's names for union branches and validators, not fields
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def _key_parts(path: str) -> Iterator[Any]:
+    for chunk in path.replace("]", "").replace("[", ".").split("."):
+        if chunk:
+            yield int(chunk) if chunk.isdigit() else chunk
+
+
+def _error_message(error: dict[str, Any]) -> str:
+    message = str(error.get("msg", "invalid"))
+    if message.startswith("Value error, "):
+        message = message[len("Value error, "):]
+    if error.get("type") not in ("missing",) and "input" in error:
+        shown = repr(error["input"])
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        message += f" (got {shown})"
+    return message
+
+
+def _guess_line(text: str, loc: Sequence[Any]) -> int | None:
+    """Best guess at the line of a field path in a single-record JSON file."""
+    position = 0
+    keys = [part for part in loc if isinstance(part, (str, int))]
+    for number, part in enumerate(keys):
+        if isinstance(part, int):
+            continue
+        needle = json.dumps(part) + ":"
+        nth = keys[number - 1] if number and isinstance(keys[number - 1], int) else 0
+        found = position
+        for _ in range(nth + 1):
+            hit = text.find(needle, found)
+            if hit < 0:
+                hit = text.find(json.dumps(part), found)
+            if hit < 0:
+                return text.count("\n", 0, position) + 1 if position else None
+            found = hit + 1
+        position = found - 1
+    if not position:
+        return None
+    return text.count("\n", 0, position) + 1

@@ -1,0 +1,103 @@
+"""Quality rules for records, beyond what the model requires.
+
+Levels: ``warning`` for things a KB author must fix (``validate --strict`` fails on them),
+``info`` for house-style rules that some user records (the seed among them) may not meet.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+from .kb import KB, Problem, Severity
+from .match import literal_length
+from .model import RESOLVABLE, ROOT_CAUSE_TYPES, VERIFICATION_TIERS, VERSION_STATUSES, Record
+
+#: A regex with fewer fixed characters than this matches too much to be trusted.
+MIN_REGEX_LITERALS = 8
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_URL = re.compile(r"^https?://[^\s/]+\.[^\s]+$")
+
+
+def lint_record(record: Record, today: datetime.date | None = None) -> list[tuple[Severity, str, str]]:
+    """``(severity, field, message)`` for each rule the record breaks."""
+    today = today or datetime.date.today()
+    out: list[tuple[Severity, str, str]] = []
+
+    def add(severity: Severity, field: str, message: str) -> None:
+        out.append((severity, field, message))
+
+    for name, value, allowed in (
+        ("root_cause_type", record.root_cause_type, ROOT_CAUSE_TYPES),
+        ("verification_tier", record.verification_tier, VERIFICATION_TIERS),
+        ("resolvable", record.resolvable, RESOLVABLE),
+    ):
+        if value not in allowed:
+            add("warning", name, f"{value!r} is not one of: {', '.join(allowed)}")
+    for index, version in enumerate(record.versions):
+        if version.status not in VERSION_STATUSES:
+            add("warning", f"versions[{index}].status",
+                f"{version.status!r} is not one of: {', '.join(VERSION_STATUSES)}")
+    if record.regex is None:
+        add("warning", "regex", "no regex: copied errors can only be matched fuzzily")
+    elif literal_length(record.regex) < MIN_REGEX_LITERALS:
+        add("warning", "regex", f"too generic: fewer than {MIN_REGEX_LITERALS} fixed characters")
+    if not record.root_cause.strip():
+        add("warning", "root_cause", "empty")
+    if len(record.dead_ends) < 2:
+        add("warning", "dead_ends", f"{len(record.dead_ends)} dead end(s); at least 2 expected")
+    if len(record.workarounds) < 2:
+        add("warning", "workarounds", f"{len(record.workarounds)} workaround(s); at least 2 expected")
+    rates = [w.success_rate for w in record.workarounds]
+    if rates != sorted(rates, reverse=True):
+        add("warning", "workarounds", "not best first (success_rate should not increase)")
+    for index, dead_end in enumerate(record.dead_ends):
+        if not dead_end.why_fails.strip():
+            add("warning", f"dead_ends[{index}].why_fails", "empty: say why it fails")
+        if not dead_end.action.strip():
+            add("info", f"dead_ends[{index}].action", "empty: name the approach that fails")
+    for index, workaround in enumerate(record.workarounds):
+        if not workaround.action.strip():
+            add("warning", f"workarounds[{index}].action", "empty")
+    urls = record.sources
+    for url in [*urls, *([record.official_doc_url] if record.official_doc_url else [])]:
+        if not _URL.match(url):
+            add("warning", "sources", f"not an http(s) URL: {url!r}")
+    if not urls:
+        add("info", "sources", "no dead end or workaround lists a source")
+    elif record.evidence_count != len(urls):
+        add("warning", "evidence_count",
+            f"{record.evidence_count}, but the record lists {len(urls)} distinct source(s)")
+    for name in ("first_seen", "last_confirmed", "last_updated"):
+        value = getattr(record, name)
+        if value is None:
+            add("info", name, "missing")
+        elif value > today:
+            add("warning", name, f"{value} is in the future")
+    if record.first_seen and record.last_confirmed and record.last_confirmed < record.first_seen:
+        add("warning", "last_confirmed", "earlier than first_seen")
+    # Chinese text: house style for the bundled KB; user KBs may be English only.
+    for name in ("signature_zh", "root_cause_zh"):
+        value = getattr(record, name)
+        if not value or not _CJK.search(value):
+            add("info", name, "no Chinese text")
+    if len(record.workarounds_zh) != len(record.workarounds):
+        add("warning", "workarounds_zh",
+            f"{len(record.workarounds_zh)} entries for {len(record.workarounds)} workarounds")
+    for index, text in enumerate(record.workarounds_zh):
+        if not _CJK.search(text):
+            add("info", f"workarounds_zh[{index}]", "no Chinese text")
+    return out
+
+
+def lint_kb(kb: KB, today: datetime.date | None = None) -> list[Problem]:
+    """Problems for every reportable record of ``kb``."""
+    problems = []
+    for record in kb.records:
+        if not kb.reportable(record.id):
+            continue
+        origin = kb.origins[record.id]
+        for severity, field, message in lint_record(record, today):
+            problems.append(Problem(severity, origin.file, message, line=origin.line,
+                                    index=origin.index, record_id=record.id, field=field))
+    return problems

@@ -1,0 +1,346 @@
+"""From pasted or copied text to ranked records.
+
+1. Clean the text: keep its last 256 KiB, drop ANSI/OSC escapes and control characters.
+2. Split it into lines; for each, a second form with log prefixes removed (timestamps,
+   ``[rank0]:``, pytest's ``E   ``, ``npm ERR!``, BuildKit's ``#8 0.512``...).
+3. Run every record's regex at once: RE2 sets (linear time, one pass over the text per
+   shard), then the individual regexes of the few records that hit, line by line.
+4. Rank: a more specific regex (more fixed characters) beats a generic one; an error line
+   (``XError:``, ``error:``, ``fatal:``, ``panic:``, ``Caused by:``...) beats any other line;
+   a later error line (the final exception of a chain) beats an earlier one.
+5. No regex hit: fuzzy fallback (rapidfuzz) of the error lines against signatures, never
+   confident unless very close. Text without error lines gets no fuzzy matches at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import re2
+from rapidfuzz import fuzz, process, utils
+
+from .model import Record, compile_regex, re2_options
+
+#: Only the end of the input is read: tracebacks end with the error.
+MAX_INPUT_BYTES = 256 * 1024
+#: Lines are cut to this many characters before matching.
+MAX_LINE_CHARS = 4096
+#: Patterns per RE2 set; smaller sets keep each DFA within its memory budget.
+SET_SHARD = 4000
+#: Regex hits with fewer fixed characters than this are never confident.
+CONFIDENT_LITERALS = 8
+#: Fuzzy scores (0-100) at or above this, on a long enough line, count as confident.
+FUZZY_CONFIDENT = 96
+FUZZY_MIN = 62
+
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor movement
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\|$)"  # OSC: titles, hyperlinks, clipboard
+    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\|$)"  # DCS, SOS, PM, APC
+    r"|\x1b[@-Z\\-_]"  # other two-byte escapes
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
+)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_PREFIX = re.compile(
+    r"""^(?:\s*(?:
+        [>│┃|]
+      | \d{4}-\d\d-\d\d[T\ ]\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\b
+      | \[\d{4}-\d\d-\d\d[^\]]{0,40}\]
+      | \[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]?
+      | \[(?:rank|RANK)\s*\d+\]:?
+      | rank\s*\d+\s*:
+      | [IWEF]\d{4}\ +\d\d:\d\d:\d\d\.\d+\ +\d+\ +[\w./-]+:\d+\]
+      | E\s{2,}|E$
+      | npm\ (?:ERR!|error|warn|WARN|notice)
+      | (?:gyp|yarn|pnpm)\ (?:ERR!|error|info|warn)
+      | \#\d+\ \d+\.\d+
+      | \#\d+\ (?=ERROR)
+      | [\w.-]+\s+\|(?=\s)
+      | (?:INFO|DEBUG|WARN|WARNING|ERROR|CRITICAL|TRACE|FATAL)\s*(?:[:\]|-]|(?=\s))
+      | \[(?:INFO|DEBUG|WARN|WARNING|ERROR|CRITICAL|TRACE|FATAL|error|warn)\]
+    )[\s:]*)+""",
+    re.VERBOSE,
+)
+_ERROR_LINE = re.compile(
+    r"""^(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Fault|Failure)\b
+      | ^Exception\ in\ thread | ^Caused\ by: | ^thread\ '[^']*'\ panicked
+      | ^(?:error|fatal|panic|warning|FATAL|ERROR|Error|E|F|fatal\ error)(?:\[\w+\])?\s*[:!]
+      | \berror(?:\[\w+\])?:|\berror\ TS\d+|\bERR!|\bFATAL\b|\bfailed\b|\bFailed\b
+      | \bdenied\b|\brefused\b|\bnot\ found\b|\bBackOff\b|\bOOMKilled\b|\bcannot\b|\bCannot\b
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class Match:
+    """One record that explains the text, and why."""
+
+    id: str
+    score: float
+    method: str  # "regex" or "fuzzy"
+    line: str
+    confident: bool
+    line_number: int = 0  # 1-based, in the (capped) input
+
+    def to_json(self) -> dict[str, object]:
+        """The CLI's JSON shape: id, score, method, line, confident."""
+        data = asdict(self)
+        data.pop("line_number")
+        return data
+
+
+def literal_length(pattern: str) -> int:
+    """How many characters every match of ``pattern`` must contain literally.
+
+    Counts plain and escaped characters; classes, ``.``, anchors and optional parts count
+    nothing; an alternation counts its weakest branch. A measure of specificity.
+    """
+    value, _ = _literals(pattern, 0)
+    return value
+
+
+def _literals(p: str, i: int) -> tuple[int, int]:
+    branches = [0]
+    n = len(p)
+    while i < n:
+        c = p[i]
+        if c == ")":
+            break
+        if c == "|":
+            branches.append(0)
+            i += 1
+            continue
+        atom = 1
+        if c == "(":
+            i += 1
+            if p.startswith("?", i):
+                close = p.find(")", i)
+                colon = p.find(":", i)
+                named = p.startswith("?P<", i) or p.startswith("?<", i)
+                if named:
+                    i = p.find(">", i) + 1
+                elif colon != -1 and (close == -1 or colon < close):
+                    i = colon + 1
+                else:  # flags only, e.g. (?i)
+                    i = close + 1 if close != -1 else n
+                    continue
+            atom, i = _literals(p, i)
+            i += 1
+        elif c == "[":
+            atom = 0
+            i += 1
+            if p.startswith("^", i):
+                i += 1
+            if p.startswith("]", i):
+                i += 1
+            while i < n and p[i] != "]":
+                i += 2 if p[i] == "\\" else 1
+            i += 1
+        elif c == "\\":
+            nxt = p[i + 1] if i + 1 < n else ""
+            i += 2
+            if nxt.isalnum():
+                atom = 0
+                if nxt in "pPx" and p.startswith("{", i):
+                    i = p.find("}", i) + 1 or n
+                elif nxt in "pP":
+                    i += 1
+                elif nxt == "x":
+                    i += 2
+                    atom = 1
+        elif c in ".^$":
+            atom = 0
+            i += 1
+        else:
+            i += 1
+        if i < n and p[i] in "*?":
+            atom = 0
+            i += 1
+        elif i < n and p[i] == "+":
+            i += 1
+        elif i < n and p[i] == "{":
+            close = p.find("}", i)
+            low = p[i + 1 : close].split(",")[0] if close != -1 else ""
+            if low.strip().isdigit():
+                atom *= min(int(low), 4)
+            i = close + 1 if close != -1 else n
+        if i < n and p[i] in "?+":  # lazy or possessive marker
+            i += 1
+        branches[-1] += atom
+    return min(branches), i
+
+
+def clean_text(text: str | bytes) -> str:
+    """The last ``MAX_INPUT_BYTES`` of ``text`` as safe text: no escapes, no controls."""
+    if isinstance(text, bytes):
+        text = text[-MAX_INPUT_BYTES:].decode("utf-8", "replace")
+    if len(text) > MAX_INPUT_BYTES:
+        text = text[-MAX_INPUT_BYTES:]
+    data = text.encode("utf-8", "replace")  # lone surrogates become '?'
+    if len(data) > MAX_INPUT_BYTES:
+        data = data[-MAX_INPUT_BYTES:]
+    text = data.decode("utf-8", "ignore")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _ESCAPES.sub("", text)
+    return _CONTROL.sub("", text.replace("\t", "    "))
+
+
+def strip_prefix(line: str) -> str:
+    """``line`` without log prefixes (timestamps, ranks, pytest ``E``, ``npm ERR!``...)."""
+    return _PREFIX.sub("", line, count=1).strip()
+
+
+def is_error_line(line: str) -> bool:
+    """Whether a (prefix-stripped) line looks like an error message."""
+    return bool(_ERROR_LINE.search(line))
+
+
+@dataclass
+class _Hit:
+    record: int
+    line: int
+    literals: int
+    coverage: float
+    error_line: bool
+
+
+class Matcher:
+    """Matches text against a set of records. Build once; :meth:`match` is thread-safe."""
+
+    def __init__(self, records: Sequence[Record]) -> None:
+        self.records = list(records)
+        self._with_regex: list[int] = []
+        self._sets: list[tuple[object, list[int]]] = []
+        self._literals: dict[int, int] = {}
+        shard: list[int] = []
+        current = None
+        for index, record in enumerate(self.records):
+            if not record.regex:
+                continue
+            if current is None:
+                current = re2.Set.SearchSet(_set_options())
+                shard = []
+            try:
+                current.Add("(?m)" + record.regex)
+            except re2.error:
+                continue  # the model rejects such records; a set may still refuse a giant one
+            shard.append(index)
+            if len(shard) >= SET_SHARD:
+                current.Compile()
+                self._sets.append((current, shard))
+                current = None
+        if current is not None and shard:
+            current.Compile()
+            self._sets.append((current, shard))
+        self._signatures = [utils.default_process(r.signature) for r in self.records]
+
+    def match(self, text: str | bytes, limit: int = 5) -> list[Match]:
+        """Records that explain ``text``, best first (at most ``limit``)."""
+        raw_lines = [line.strip()[:MAX_LINE_CHARS] for line in clean_text(text).split("\n")]
+        clean_lines = [strip_prefix(line) for line in raw_lines]
+        error_lines = [is_error_line(c) or is_error_line(r) for r, c in zip(raw_lines, clean_lines)]
+        hits = self._regex_hits(raw_lines, clean_lines, error_lines)
+        if hits:
+            return self._rank_hits(hits, raw_lines, limit)
+        return self._fuzzy(raw_lines, clean_lines, error_lines, limit)
+
+    def best(self, text: str | bytes) -> Match | None:
+        """The top match, or None."""
+        found = self.match(text, limit=1)
+        return found[0] if found else None
+
+    # -- regex ---------------------------------------------------------------------------
+
+    def _candidates(self, raw_lines: list[str], clean_lines: list[str]) -> set[int]:
+        raw_text = "\n".join(raw_lines)
+        clean_text_ = "\n".join(clean_lines)
+        found: set[int] = set()
+        for regex_set, shard in self._sets:
+            for text in (raw_text, clean_text_):
+                found.update(shard[i] for i in regex_set.Match(text) or ())  # None: no hit
+        return found
+
+    def _regex_hits(self, raw_lines: list[str], clean_lines: list[str], error_lines: list[bool]) -> list[_Hit]:
+        hits: list[_Hit] = []
+        for index in self._candidates(raw_lines, clean_lines):
+            record = self.records[index]
+            regex = compile_regex(record.regex)
+            literals = self._literals.get(index)
+            if literals is None:
+                literals = self._literals[index] = literal_length(record.regex)
+            best: _Hit | None = None
+            for number in range(len(raw_lines) - 1, -1, -1):
+                for line in (raw_lines[number], clean_lines[number]):
+                    found = regex.search(line)
+                    if found is None:
+                        continue
+                    start, end = found.span()
+                    hit = _Hit(index, number, literals, (end - start) / max(1, len(line)), error_lines[number])
+                    if best is None or (hit.error_line and not best.error_line):
+                        best = hit
+                    break
+                if best is not None and best.error_line:
+                    break
+            if best is not None:
+                hits.append(best)
+        return hits
+
+    def _rank_hits(self, hits: list[_Hit], raw_lines: list[str], limit: int) -> list[Match]:
+        lines_hit = sorted({h.line for h in hits})
+        order = {line: rank for rank, line in enumerate(lines_hit)}
+        scored = []
+        for hit in hits:
+            specificity = min(1.0, hit.literals / 40)
+            lateness = (order[hit.line] + 1) / len(lines_hit)
+            score = (
+                0.5
+                + 0.25 * specificity
+                + (0.1 if hit.error_line else 0.0)
+                + 0.1 * lateness
+                + 0.05 * min(1.0, hit.coverage * 2)
+            )
+            confident = hit.literals >= CONFIDENT_LITERALS
+            scored.append((score, hit.literals, hit.line, hit, confident))
+        scored.sort(key=lambda item: (item[0], item[1], item[2]), reverse=True)
+        return [
+            Match(self.records[hit.record].id, round(min(score, 1.0), 3), "regex",
+                  _shorten(raw_lines[hit.line]), confident, hit.line + 1)
+            for score, _, _, hit, confident in scored[:limit]
+        ]
+
+    # -- fuzzy ---------------------------------------------------------------------------
+
+    def _fuzzy(self, raw_lines: list[str], clean_lines: list[str], error_lines: list[bool], limit: int) -> list[Match]:
+        candidates = [n for n in range(len(clean_lines)) if error_lines[n] and len(clean_lines[n]) >= 12]
+        best: dict[int, tuple[float, int]] = {}
+        for number in candidates[-5:]:
+            query = utils.default_process(clean_lines[number][:300])
+            if not query:
+                continue
+            for _, score, index in process.extract(
+                query, self._signatures, scorer=fuzz.token_set_ratio, processor=None,
+                limit=limit, score_cutoff=FUZZY_MIN,
+            ):
+                if score > best.get(index, (0.0, 0))[0]:
+                    best[index] = (score, number)
+        ranked = sorted(best.items(), key=lambda item: item[1][0], reverse=True)[:limit]
+        out = []
+        for index, (score, number) in ranked:
+            confident = score >= FUZZY_CONFIDENT and len(clean_lines[number]) >= 20
+            value = 0.8 if confident else 0.6 * score / 100
+            out.append(Match(self.records[index].id, round(value, 3), "fuzzy",
+                             _shorten(raw_lines[number]), confident, number + 1))
+        return out
+
+
+def _set_options() -> re2.Options:
+    options = re2_options()
+    options.max_mem = 64 << 20
+    return options
+
+
+def _shorten(line: str, limit: int = 300) -> str:
+    return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -1,0 +1,241 @@
+"""Pydantic models of a KB record and the rules every record must follow.
+
+The field names and shapes are those of ``shared/seed-record.json``; a record that follows
+them validates unchanged and serialises back to equal JSON. Unknown keys are kept (so
+nothing is lost) and reported as warnings by :func:`unknown_keys`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from functools import lru_cache
+from typing import Annotated, Any, Union
+
+import re2
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+Rate = Annotated[float, Field(ge=0.0, le=1.0)]
+
+#: Values the bundled KB uses; others load but ``validate`` warns about them.
+ROOT_CAUSE_TYPES = (
+    "generic", "code_bug", "api_misuse", "environment", "version_mismatch",
+    "dependency_conflict", "resource_limit", "permission", "network", "configuration",
+    "concurrency", "platform_mismatch", "data_quality",
+)
+VERSION_STATUSES = ("active", "deprecated", "removed", "fixed", "changed", "unaffected", "unknown")
+VERIFICATION_TIERS = ("ai_generated", "source_checked", "community_verified", "expert_verified")
+RESOLVABLE = ("yes", "partial", "no")
+
+_ID_RE = re.compile(r"^[A-Za-z0-9][\w.+-]*/[\w.+/-]+$")
+
+
+def re2_options() -> re2.Options:
+    """RE2 options used everywhere: never log to stderr (it would corrupt the TUI)."""
+    options = re2.Options()
+    options.log_errors = False
+    return options
+
+
+@lru_cache(maxsize=4096)
+def compile_regex(pattern: str) -> Any:
+    """Compile ``pattern`` with RE2, raising ``ValueError`` with RE2's reason if it cannot."""
+    try:
+        return re2.compile(pattern, re2_options())
+    except re2.error as exc:
+        reason = exc.args[0] if exc.args else exc
+        if isinstance(reason, bytes):
+            reason = reason.decode("utf-8", "replace")
+        raise ValueError(f"not a valid RE2 pattern: {reason}") from None
+
+
+_VERSION_PART = re.compile(r"\d+|[A-Za-z]+")
+
+
+def version_key(version: str) -> tuple:
+    """Sort key that orders versions as versions: 1.9 < 1.11 < 2.0 < 2.0.1.
+
+    Numbers compare numerically; a text part (``rc1``, ``beta``) sorts before the release
+    it belongs to, so 2.0rc1 < 2.0. Anything unparseable sorts by its text after numbers.
+    """
+    key: list[tuple[int, int | str]] = []
+    for part in _VERSION_PART.findall(version):
+        if part.isdigit():
+            key.append((1, int(part)))
+        else:
+            key.append((0, part.lower()))
+    key.append((0, ""))
+    return tuple(key)
+
+
+class _Part(BaseModel):
+    """Base for every part of a record: unknown keys are kept, then reported."""
+
+    model_config = ConfigDict(extra="allow", str_strip_whitespace=False)
+
+
+class VersionEntry(_Part):
+    """One version of the tool and what this error does in it."""
+
+    version: str
+    introduced: str | None = None
+    deprecated: str | None = None
+    removed: str | None = None
+    behavior_change: str | None = None
+    status: str = "active"
+
+
+class DeadEnd(_Part):
+    """An approach people try that does not fix the error."""
+
+    action: str = ""
+    why_fails: str = ""
+    fail_rate: Rate = 0.0
+    condition: str = ""
+    sources: list[str] = Field(default_factory=list)
+
+
+class Workaround(_Part):
+    """An approach that works; ``how`` is what the copy keys copy."""
+
+    action: str
+    success_rate: Rate = 0.0
+    how: str = ""
+    condition: str = ""
+    sources: list[str] = Field(default_factory=list)
+
+    @property
+    def copy_text(self) -> str:
+        """The text a user wants on the clipboard: ``how``, else ``action``."""
+        return self.how if self.how.strip() else self.action
+
+
+class TransitionRef(_Part):
+    """A link to another record, with optional detail."""
+
+    error_id: str
+    probability: Rate | None = None
+    condition: str | None = None
+    distinction: str | None = None
+
+
+Transition = Union[str, TransitionRef]
+
+
+def transition_id(entry: Transition) -> str:
+    """The record id a transition entry points at."""
+    return entry if isinstance(entry, str) else entry.error_id
+
+
+class TransitionGraph(_Part):
+    """Errors this one leads to, follows, or is confused with."""
+
+    leads_to: list[Transition] = Field(default_factory=list)
+    preceded_by: list[Transition] = Field(default_factory=list)
+    frequently_confused_with: list[Transition] = Field(default_factory=list)
+
+    def edges(self) -> list[tuple[str, str]]:
+        """``(kind, record id)`` pairs, in field order."""
+        return [
+            (kind, transition_id(entry))
+            for kind in ("leads_to", "preceded_by", "frequently_confused_with")
+            for entry in getattr(self, kind)
+        ]
+
+
+class Record(_Part):
+    """One error family: what it looks like, why it happens, what fails and what works."""
+
+    id: str
+    signature: str
+    signature_zh: str | None = None
+    regex: str | None = None
+    domain: str
+    category: str
+    subcategory: str | None = None
+    root_cause: str = ""
+    root_cause_type: str = "generic"
+    root_cause_zh: str | None = None
+    versions: list[VersionEntry] = Field(default_factory=list)
+    os_specific: dict[str, str] = Field(default_factory=dict)
+    dead_ends: list[DeadEnd] = Field(default_factory=list)
+    workarounds: list[Workaround] = Field(default_factory=list)
+    workarounds_zh: list[str] = Field(default_factory=list)
+    transition_graph: TransitionGraph = Field(default_factory=TransitionGraph)
+    official_doc_url: str | None = None
+    official_doc_section: str | None = None
+    error_code: str | None = None
+    verification_tier: str = "ai_generated"
+    confidence: Rate = 0.0
+    fix_success_rate: Rate = 0.0
+    resolvable: str = "partial"
+    first_seen: datetime.date | None = None
+    last_confirmed: datetime.date | None = None
+    last_updated: datetime.date | None = None
+    evidence_count: Annotated[int, Field(ge=0)] = 0
+    tags: list[str] = Field(default_factory=list)
+    locale: str = "en"
+    aliases: list[str] = Field(default_factory=list)
+
+    @field_validator("id")
+    @classmethod
+    def _id_shape(cls, value: str) -> str:
+        if not _ID_RE.match(value):
+            raise ValueError("id must look like 'domain/slug' (letters, digits, '-', '_', '.')")
+        return value
+
+    @field_validator("signature", "domain", "category")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+    @field_validator("regex")
+    @classmethod
+    def _regex_compiles(cls, value: str | None) -> str | None:
+        if value is not None:
+            if not value.strip():
+                raise ValueError("must not be empty (use null for a record without a regex)")
+            compile_regex(value)
+        return value
+
+    @model_validator(mode="after")
+    def _domain_matches_id(self) -> Record:
+        prefix = self.id.split("/", 1)[0]
+        if prefix != self.domain:
+            raise ValueError(f"id {self.id!r} must start with its domain {self.domain!r}/")
+        return self
+
+    @property
+    def sorted_versions(self) -> list[VersionEntry]:
+        """Versions in version order (1.9 before 1.11)."""
+        return sorted(self.versions, key=lambda v: version_key(v.version))
+
+    @property
+    def sources(self) -> list[str]:
+        """Distinct source URLs across dead ends and workarounds, in order of appearance."""
+        seen: dict[str, None] = {}
+        for item in [*self.dead_ends, *self.workarounds]:
+            for url in item.sources:
+                seen.setdefault(url, None)
+        return list(seen)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The record as JSON data, in the seed's key order."""
+        return self.model_dump(mode="json")
+
+
+def unknown_keys(model: BaseModel, path: str = "") -> list[str]:
+    """Field paths of keys the model does not know (``workaround``, ``dead_end[0].acton``)."""
+    found: list[str] = []
+    for key in (model.model_extra or {}):
+        found.append(f"{path}{key}")
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        items = value if isinstance(value, list) else [value]
+        for index, item in enumerate(items):
+            if isinstance(item, BaseModel):
+                where = f"{path}{name}[{index}]." if isinstance(value, list) else f"{path}{name}."
+                found.extend(unknown_keys(item, where))
+    return found
