@@ -290,6 +290,9 @@ class _Loader:
             self.problem("warning", file, "unknown key (a typo?); it is kept but not used",
                          record_id=record.id, field=key, **at)
         previous = self.origins.get(record.id)
+        if (previous is not None and (previous.line, previous.index) == (line, index)
+                and os.path.realpath(previous.file) == os.path.realpath(file)):
+            previous = None  # the same record reached twice (e.g. a folder inside the bundled KB)
         if previous is not None:
             if self.source_of[record.id] == source_index:
                 self.problem("error", file, f"duplicate id: also defined in {previous}; this one wins",
@@ -350,23 +353,43 @@ def _error_message(error: dict[str, Any]) -> str:
 
 
 def _guess_line(text: str, loc: Sequence[Any]) -> int | None:
-    """Best guess at the line of a field path in a single-record JSON file."""
-    position = 0
-    keys = [part for part in loc if isinstance(part, (str, int))]
-    for number, part in enumerate(keys):
-        if isinstance(part, int):
-            continue
-        needle = json.dumps(part) + ":"
-        nth = keys[number - 1] if number and isinstance(keys[number - 1], int) else 0
-        found = position
-        for _ in range(nth + 1):
-            hit = text.find(needle, found)
-            if hit < 0:
-                hit = text.find(json.dumps(part), found)
-            if hit < 0:
-                return text.count("\n", 0, position) + 1 if position else None
-            found = hit + 1
-        position = found - 1
-    if not position:
-        return None
-    return text.count("\n", 0, position) + 1
+    """Line of a field path in a single-record JSON file: the deepest part found in it.
+
+    Walks the JSON text itself (keys, then list items by position), so a key missing from
+    earlier list items, or present only in one item, still gets its own line. Parts that
+    are not keys of the object at hand (pydantic's union branch names) are skipped.
+    """
+    decoder = json.JSONDecoder()
+    position, found = _skip_space(text, 0), None
+    try:
+        for part in loc:
+            if isinstance(part, int) and text.startswith("[", position):
+                position = _skip_space(text, position + 1)
+                for _ in range(part):
+                    position = _skip_space(text, decoder.raw_decode(text, position)[1])
+                    position = _skip_space(text, position + 1)  # past the comma
+                if text.startswith("]", position):
+                    break
+                found = position
+            elif isinstance(part, str) and text.startswith("{", position):
+                cursor = _skip_space(text, position + 1)
+                while text.startswith('"', cursor):
+                    key_start = cursor
+                    key, cursor = decoder.raw_decode(text, cursor)
+                    cursor = _skip_space(text, _skip_space(text, cursor) + 1)  # past the colon
+                    if key == part:
+                        found, position = key_start, cursor
+                        break
+                    cursor = _skip_space(text, decoder.raw_decode(text, cursor)[1])
+                    cursor = _skip_space(text, cursor + 1)  # past the comma
+            else:
+                break
+    except (ValueError, IndexError):
+        pass
+    return None if found is None else text.count("\n", 0, found) + 1
+
+
+def _skip_space(text: str, position: int) -> int:
+    while position < len(text) and text[position] in " \t\r\n":
+        position += 1
+    return position

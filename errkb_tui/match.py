@@ -33,6 +33,9 @@ SET_SHARD = 4000
 CONFIDENT_LITERALS = 8
 #: Fuzzy scores (0-100) at or above this, on a long enough line, count as confident.
 FUZZY_CONFIDENT = 96
+#: ...and the whole line must be this close (0-100) to the signature: token_set_ratio
+#: scores a line whose words are a subset of the signature's (a cut-off line) as 100.
+FUZZY_CONFIDENT_RATIO = 90
 FUZZY_MIN = 62
 
 _ESCAPES = re.compile(
@@ -72,6 +75,15 @@ _ERROR_LINE = re.compile(
     """,
     re.VERBOSE,
 )
+
+#: Python's exception-chain separators: what follows supersedes what came before.
+_CHAIN_MARKER = re.compile(
+    r"During handling of the above exception, another exception occurred"
+    r"|The above exception was the direct cause of the following exception"
+)
+#: Score taken off a hit in an earlier part of an exception chain: more than a confident
+#: hit can lose to it on specificity and coverage, so the final exception ranks first.
+CHAIN_SUPERSEDED = 0.25
 
 
 @dataclass(frozen=True)
@@ -291,6 +303,7 @@ class Matcher:
     def _rank_hits(self, hits: list[_Hit], raw_lines: list[str], limit: int) -> list[Match]:
         lines_hit = sorted({h.line for h in hits})
         order = {line: rank for rank, line in enumerate(lines_hit)}
+        last_marker = max((n for n, line in enumerate(raw_lines) if _CHAIN_MARKER.search(line)), default=-1)
         scored = []
         for hit in hits:
             specificity = min(1.0, hit.literals / 40)
@@ -301,6 +314,7 @@ class Matcher:
                 + (0.1 if hit.error_line else 0.0)
                 + 0.1 * lateness
                 + 0.05 * min(1.0, hit.coverage * 2)
+                - (CHAIN_SUPERSEDED if hit.line < last_marker else 0.0)
             )
             confident = hit.literals >= CONFIDENT_LITERALS
             scored.append((score, hit.literals, hit.line, hit, confident))
@@ -326,14 +340,20 @@ class Matcher:
             ):
                 if score > best.get(index, (0.0, 0))[0]:
                     best[index] = (score, number)
-        ranked = sorted(best.items(), key=lambda item: item[1][0], reverse=True)[:limit]
+        ranked = sorted(best.items(), key=lambda item: item[1][0], reverse=True)
         out = []
         for index, (score, number) in ranked:
-            confident = score >= FUZZY_CONFIDENT and len(clean_lines[number]) >= 20
+            confident = (
+                score >= FUZZY_CONFIDENT
+                and len(clean_lines[number]) >= 20
+                and fuzz.ratio(utils.default_process(clean_lines[number][:300]), self._signatures[index])
+                >= FUZZY_CONFIDENT_RATIO
+            )
             value = 0.8 if confident else 0.6 * score / 100
             out.append(Match(self.records[index].id, round(value, 3), "fuzzy",
                              _shorten(raw_lines[number]), confident, number + 1))
-        return out
+        out.sort(key=lambda m: m.score, reverse=True)  # stable: ties keep fuzzy-score order
+        return out[:limit]
 
 
 def _set_options() -> re2.Options:

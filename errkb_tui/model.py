@@ -58,13 +58,14 @@ def version_key(version: str) -> tuple:
     Numbers compare numerically; a text part (``rc1``, ``beta``) sorts before the release
     it belongs to, so 2.0rc1 < 2.0. Anything unparseable sorts by its text after numbers.
     """
+    # Tiers: text (0) < end of version (1) < number (2), so 2.0rc1 < 2.0 < 2.0.1.
     key: list[tuple[int, int | str]] = []
     for part in _VERSION_PART.findall(version):
         if part.isdigit():
-            key.append((1, int(part)))
+            key.append((2, int(part)))
         else:
             key.append((0, part.lower()))
-    key.append((0, ""))
+    key.append((1, ""))
     return tuple(key)
 
 

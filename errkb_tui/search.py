@@ -1,0 +1,218 @@
+"""Fuzzy filtering of records for a query typed in the browser.
+
+A query is whitespace-separated terms plus optional qualifiers ``domain:``, ``category:``
+and ``tag:`` (each a case-insensitive prefix). Every term must occur in the record's
+signature, id, aliases, tags or root cause; records are ranked by where the terms occur
+(signature word starts first). When no record holds every term (a typo), a rapidfuzz
+pass over signatures and ids finds the closest ones instead.
+
+Built for 100,000 records: the strings are lowercased once, the filter is a C-level
+substring test per record, a query that extends the previous one only searches the previous
+results, and full scoring runs only when the candidate set is small.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz, process, utils
+
+from .model import Record
+
+QUALIFIERS = ("domain", "category", "tag")
+#: Above this many candidates, rank by a cheap two-level key instead of a full score.
+FULL_RANK_LIMIT = 4000
+#: How many records the typo-tolerant pass returns at most.
+FUZZY_LIMIT = 200
+FUZZY_CUTOFF = 60
+
+
+@dataclass(frozen=True)
+class Query:
+    """A parsed query: free-text terms and qualifier prefixes."""
+
+    terms: tuple[str, ...] = ()
+    domain: str = ""
+    category: str = ""
+    tag: str = ""
+
+    @classmethod
+    def parse(cls, text: str) -> Query:
+        """Split ``text`` into terms and qualifiers; matching is case-insensitive."""
+        terms: list[str] = []
+        quals = dict.fromkeys(QUALIFIERS, "")
+        for token in text.lower().split():
+            name, sep, value = token.partition(":")
+            if sep and name in quals:
+                quals[name] = value
+            else:
+                terms.append(token)
+        return cls(tuple(terms), **quals)
+
+    def narrows(self, previous: Query) -> bool:
+        """Whether every record matching ``self`` also matches ``previous``."""
+        if len(self.terms) < len(previous.terms):
+            return False
+        terms_ok = all(old in new for old, new in zip(previous.terms, self.terms))
+        quals_ok = all(
+            getattr(self, name).startswith(getattr(previous, name)) for name in QUALIFIERS
+        )
+        return terms_ok and quals_ok
+
+
+@dataclass
+class SearchResult:
+    """Indices into the index's records, best first."""
+
+    query: str
+    indices: list[int]
+    fuzzy: bool = False
+    scope_key: tuple = field(default=(), repr=False)
+
+
+class SearchIndex:
+    """Precomputed search strings for a list of records; :meth:`search` is thread-safe."""
+
+    def __init__(self, records: Sequence[Record]) -> None:
+        self.records = list(records)
+        self.signatures = [r.signature.lower() for r in self.records]
+        self.ids = [r.id.lower() for r in self.records]
+        self.extras = [" ".join([*r.aliases, *r.tags]).lower() for r in self.records]
+        self.haystacks = [
+            "\n".join((s, i, e, r.root_cause.lower()))
+            for s, i, e, r in zip(self.signatures, self.ids, self.extras, self.records)
+        ]
+        self.domains = [r.domain.lower() for r in self.records]
+        self.categories = [r.category.lower() for r in self.records]
+        self.tags = [{t.lower() for t in r.tags} for r in self.records]
+        self._fuzzy_choices: list[str] | None = None
+        self._last: tuple[Query, tuple, SearchResult] | None = None
+
+    def search(self, text: str, domain: str | None = None, category: str | None = None) -> SearchResult:
+        """Records matching ``text`` within the facet (``domain``, ``category``), best first."""
+        query = Query.parse(text)
+        scope_key = (domain, category)
+        previous = self._last
+        if previous and previous[1] == scope_key and not previous[2].fuzzy and query.narrows(previous[0]):
+            candidates = previous[2].indices  # a longer query only searches these
+        else:
+            candidates = self._facet(domain, category)
+        candidates = self._qualify(candidates, query)
+        result = self._filter(text, query, candidates, scope_key)
+        self._last = (query, scope_key, result)
+        return result
+
+    # -- steps ---------------------------------------------------------------------------
+
+    def _facet(self, domain: str | None, category: str | None) -> list[int]:
+        if domain is None:
+            return list(range(len(self.records)))
+        domain_l = domain.lower()
+        if category is None:
+            return [i for i, d in enumerate(self.domains) if d == domain_l]
+        category_l = category.lower()
+        return [
+            i for i, (d, c) in enumerate(zip(self.domains, self.categories))
+            if d == domain_l and c == category_l
+        ]
+
+    def _qualify(self, candidates: list[int], query: Query) -> list[int]:
+        if query.domain:
+            candidates = [i for i in candidates if self.domains[i].startswith(query.domain)]
+        if query.category:
+            candidates = [i for i in candidates if self.categories[i].startswith(query.category)]
+        if query.tag:
+            candidates = [i for i in candidates if any(t.startswith(query.tag) for t in self.tags[i])]
+        return candidates
+
+    def _filter(self, text: str, query: Query, candidates: list[int], scope_key: tuple) -> SearchResult:
+        if not query.terms:
+            return SearchResult(text, sorted(candidates), scope_key=scope_key)
+        hay = self.haystacks
+        found = candidates
+        for term in query.terms:
+            found = [i for i in found if term in hay[i]]
+        if found:
+            return SearchResult(text, self._rank(found, query.terms), scope_key=scope_key)
+        return SearchResult(text, self._fuzzy(candidates, " ".join(query.terms)), fuzzy=True, scope_key=scope_key)
+
+    def _rank(self, found: list[int], terms: tuple[str, ...]) -> list[int]:
+        found = sorted(found)
+        sigs = self.signatures
+        if len(found) > FULL_RANK_LIMIT:
+            first = [i for i in found if all(t in sigs[i] for t in terms)]
+            chosen = set(first)
+            return first + [i for i in found if i not in chosen]
+        return sorted(found, key=lambda i: -self._score(i, terms))
+
+    def _score(self, index: int, terms: tuple[str, ...]) -> float:
+        sig, rid, extra = self.signatures[index], self.ids[index], self.extras[index]
+        total = 0.0
+        for term in terms:
+            pos = sig.find(term)
+            if pos == 0:
+                total += 4
+            elif pos > 0:
+                total += 3 if not sig[pos - 1].isalnum() else 2
+            elif term in rid:
+                total += 2.5
+            elif term in extra:
+                total += 1.5
+            else:
+                total += 0.5
+        return total
+
+    def _fuzzy(self, candidates: list[int], text: str) -> list[int]:
+        if self._fuzzy_choices is None:
+            self._fuzzy_choices = [
+                utils.default_process(f"{r.signature} {r.id}") for r in self.records
+            ]
+        choices = self._fuzzy_choices
+        query = utils.default_process(text)
+        if not query or not candidates:
+            return []
+        subset = {i: choices[i] for i in candidates}
+        hits = process.extract(
+            query, subset, scorer=fuzz.partial_ratio, processor=None,
+            limit=FUZZY_LIMIT, score_cutoff=FUZZY_CUTOFF,
+        )
+        return [index for _, _, index in hits]
+
+
+_WORD = re.compile(r"\S+")
+
+
+def highlight_spans(text: str, query: str) -> list[tuple[int, int]]:
+    """``(start, end)`` spans of ``text`` to highlight for ``query`` (merged, sorted).
+
+    Exact occurrences of each term first; a term with none gets its best fuzzy alignment.
+    """
+    terms = Query.parse(query).terms
+    if not terms or not text:
+        return []
+    lower = text.lower()
+    if len(lower) != len(text):  # case folding changed lengths; positions would be wrong
+        return []
+    spans: list[tuple[int, int]] = []
+    for term in terms:
+        start = lower.find(term)
+        if start >= 0:
+            while start >= 0:
+                spans.append((start, start + len(term)))
+                start = lower.find(term, start + len(term))
+            continue
+        if len(term) < 3:
+            continue
+        alignment = fuzz.partial_ratio_alignment(term, lower)
+        if alignment and alignment.score >= FUZZY_CUTOFF:
+            spans.append((alignment.dest_start, alignment.dest_end))
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
