@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 
 from textual import on, work
@@ -52,8 +53,10 @@ class ErrKBApp(WatcherMixin, App[None]):
         watch_interval: float = 0.5,
         clipboard: GuardedClipboard | None = None,
         kb: KB | None = None,
+        today: datetime.date | None = None,
     ) -> None:
         super().__init__()
+        self.today = today or datetime.date.today()  # fixed in tests, for freshness hints
         self.sources = list(sources)
         self.system_clipboard = clipboard or GuardedClipboard(PyperclipBackend())
         self.index: SearchIndex | None = None

@@ -58,9 +58,12 @@ def version_key(version: str) -> tuple:
     Numbers compare numerically; a text part (``rc1``, ``beta``) sorts before the release
     it belongs to, so 2.0rc1 < 2.0. Anything unparseable sorts by its text after numbers.
     """
+    parts = _VERSION_PART.findall(version)
+    if not any(part.isdigit() for part in parts):  # "nightly", "main", "unknown"
+        return ((3, version.strip().lower()),)
     # Tiers: text (0) < end of version (1) < number (2), so 2.0rc1 < 2.0 < 2.0.1.
     key: list[tuple[int, int | str]] = []
-    for part in _VERSION_PART.findall(version):
+    for part in parts:
         if part.isdigit():
             key.append((2, int(part)))
         else:

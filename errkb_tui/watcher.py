@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 
-from textual import on, work
+from textual import work
 from textual.worker import get_current_worker
 
 from .clipboard import ClipboardWatcher, GuardedClipboard
@@ -77,8 +77,7 @@ class WatcherMixin:
         self.notify(f"Clipboard watching is off: {reason}.", title="No clipboard",
                     severity="warning", markup=False, timeout=10)
 
-    @on(ClipboardChanged)
-    def _clipboard_changed(self, message: ClipboardChanged) -> None:
+    def on_clipboard_changed(self, message: ClipboardChanged) -> None:  # by name: @on is not seen on mixins
         self.match_text(message.text, "clipboard")
 
     @work(thread=True, exclusive=True, group="match", exit_on_error=False, name="matcher")
@@ -88,8 +87,7 @@ class WatcherMixin:
         if not get_current_worker().is_cancelled:
             self.post_message(MatchesFound(matches, origin))
 
-    @on(MatchesFound)
-    def _matches_found(self, message: MatchesFound) -> None:
+    def on_matches_found(self, message: MatchesFound) -> None:
         matches = message.matches
         if not matches or not matches[0].confident:
             if message.origin == "paste":

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from textual import on
 from textual.binding import Binding
 
 from ..model import Record
@@ -44,8 +43,7 @@ class RecordScreenMixin:
         record = kb.get(record_id) if kb and record_id else None
         self.detail.show(record, kb.by_id if kb else {})
 
-    @on(OpenRecord)
-    def _open_record(self, event: OpenRecord) -> None:
+    def on_open_record(self, event: OpenRecord) -> None:  # by name: @on is not seen on mixins
         self.follow(event.record_id)
 
     def follow(self, record_id: str) -> None:
@@ -91,6 +89,5 @@ class RecordScreenMixin:
         if self.shown_record:
             self.app.copy_and_tell(self.shown_record.id, "id")
 
-    @on(CopyRequest)
-    def _copy_request(self, event: CopyRequest) -> None:
+    def on_copy_request(self, event: CopyRequest) -> None:
         self.app.copy_and_tell(event.text, event.what)

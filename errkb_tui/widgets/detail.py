@@ -300,7 +300,7 @@ class DetailPane(VerticalScroll, can_focus=True):
         dates = [(label, getattr(r, name)) for label, name in
                  (("first seen", "first_seen"), ("last confirmed", "last_confirmed"), ("last updated", "last_updated"))]
         text.append("\n" + " · ".join(f"{label} {value or '—'}" for label, value in dates))
-        text.append(f"\n{freshness(r.last_confirmed)}", style="italic grey62")
+        text.append(f"\n{freshness(r.last_confirmed, getattr(self.app, 'today', None))}", style="italic grey62")
         return text
 
     def copy_text_for(self, number: int) -> tuple[str, str] | None:

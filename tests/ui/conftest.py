@@ -1,0 +1,37 @@
+"""Fixtures for driving the real app: a fixed small KB, a fake clipboard, a fixed date."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import pytest
+
+from errkb_tui.app import ErrKBApp, make_app
+from errkb_tui.clipboard import GuardedClipboard, MemoryBackend
+from errkb_tui.kb import Source
+
+FIXTURE_KB = Path(__file__).parent.parent / "fixtures" / "kb"
+TODAY = datetime.date(2026, 11, 29)
+
+
+def build_app(*paths: Path, backend=None, watch: bool = False, interval: float = 0.05) -> ErrKBApp:
+    """The app over ``paths`` (default: the fixture KB) with a fake clipboard."""
+    sources = [Source(Path(p), "--data") for p in (paths or (FIXTURE_KB,))]
+    clipboard = GuardedClipboard(backend if backend is not None else MemoryBackend(), timeout=0.5)
+    return make_app(sources, watch=watch, watch_interval=interval, clipboard=clipboard, today=TODAY)
+
+
+async def settle(pilot, app: ErrKBApp) -> None:
+    """Wait until loading, searching and matching have finished and the screen caught up."""
+    for _ in range(3):
+        await pilot.pause()
+        await app.workers.wait_for_complete(
+            [w for w in app.workers if w.group not in ("watch",)]
+        )
+    await pilot.pause()
+
+
+@pytest.fixture
+def app_factory():
+    return build_app

@@ -1,0 +1,234 @@
+"""The browser, driven through Textual's pilot as a user would."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input
+
+from errkb_tui.screens.detail import DetailScreen
+from errkb_tui.screens.help import HelpScreen
+from errkb_tui.widgets.detail import DetailPane, RelatedLink, WorkaroundCard
+from errkb_tui.widgets.facets import FacetTree
+from errkb_tui.widgets.header import StatusHeader
+from errkb_tui.widgets.record_list import RecordList
+
+from .conftest import build_app, settle
+
+SEED = "pytorch/ddp-bucket-view-error"
+
+
+def listed(app) -> list[str]:
+    record_list = app.screen.query_one(RecordList)
+    return [app.kb.records[i].id for i in record_list._order]
+
+
+async def test_starts_with_every_record_and_the_first_in_detail():
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        assert len(listed(app)) == 4
+        assert app.screen.query_one(DetailPane).record.id == listed(app)[0]
+        header = app.screen.query_one(StatusHeader)
+        assert header.shown == 4
+
+
+async def test_typing_filters_and_escape_clears():
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("slash", *"bucket")
+        await settle(pilot, app)
+        assert listed(app) == [SEED]
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert len(listed(app)) == 4
+        await pilot.press("escape")
+        assert isinstance(app.focused, RecordList)
+
+
+async def test_qualifiers_and_typos():
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("slash", *"domain:python")
+        await settle(pilot, app)
+        assert set(listed(app)) == {"python/module-not-found", "python/circular-import"}
+        app.screen.query_one("#filter", Input).value = "bukcetview"
+        await settle(pilot, app)
+        assert listed(app)[0] == SEED  # typo-tolerant fallback
+        assert app.screen.query_one(StatusHeader).fuzzy
+
+
+async def test_domain_and_category_keys_change_the_list():
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("right_square_bracket")
+        await settle(pilot, app)
+        assert {r.split("/")[0] for r in listed(app)} == {"python"}
+        await pilot.press("right_square_bracket")
+        await settle(pilot, app)
+        assert {r.split("/")[0] for r in listed(app)} == {"pytorch"}
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        await settle(pilot, app)
+        assert len(listed(app)) == 4  # back to "All records"
+        await pilot.press("right_curly_bracket")
+        await settle(pilot, app)
+        first_category = app.screen.facet
+        assert first_category[1] is not None
+        assert all(app.kb.get(r).category == first_category[1] for r in listed(app))
+        assert isinstance(app.focused, RecordList)  # never left the list
+
+
+async def test_cursor_keys_move_and_detail_follows():
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        order = listed(app)
+        await pilot.press("j")
+        await settle(pilot, app)
+        assert app.screen.query_one(DetailPane).record.id == order[1]
+        await pilot.press("end")
+        await settle(pilot, app)
+        assert app.screen.query_one(DetailPane).record.id == order[-1]
+        await pilot.press("home", "down", "up")
+        await settle(pilot, app)
+        assert app.screen.query_one(DetailPane).record.id == order[0]
+
+
+async def test_copy_keys_put_the_right_text_on_the_clipboard():
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        app.browser.show_record(SEED)
+        await settle(pilot, app)
+        record = app.kb.get(SEED)
+        await pilot.press("2")
+        await settle(pilot, app)
+        await pilot.press("y")
+        await settle(pilot, app)
+        await pilot.press("Y")
+        await settle(pilot, app)
+        writes = app.system_clipboard.backend.writes
+        assert writes == [record.workarounds[1].copy_text, record.signature, SEED]
+        await pilot.press("9")  # no workaround 9: nothing copied, a warning instead
+        await settle(pilot, app)
+        assert len(writes) == 3
+
+
+async def test_c_copies_the_focused_workaround():
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        app.browser.show_record("python/module-not-found")
+        await settle(pilot, app)
+        cards = list(app.screen.query(WorkaroundCard))
+        cards[2].focus()
+        await pilot.pause()
+        await pilot.press("c")
+        await settle(pilot, app)
+        assert app.system_clipboard.backend.writes == [cards[2].workaround.copy_text]
+
+
+async def test_copy_falls_back_to_osc52_when_the_system_clipboard_fails():
+    class Broken:
+        name = "system clipboard"
+
+        def read(self):
+            raise RuntimeError("no display")
+
+        def write(self, text):
+            raise RuntimeError("no display")
+
+    app = build_app(backend=Broken())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("Y")
+        await settle(pilot, app)
+        assert app.clipboard == app.screen.query_one(DetailPane).record.id  # OSC 52 path
+
+
+async def test_related_links_open_and_back_returns():
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        app.browser.show_record("pytorch/ddp-param-count-mismatch")
+        await settle(pilot, app)
+        link = app.screen.query_one(RelatedLink)
+        assert link.record_id == SEED
+        link.focus()
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert app.screen.query_one(DetailPane).record.id == SEED
+        await pilot.press("backspace")
+        await settle(pilot, app)
+        assert app.screen.query_one(DetailPane).record.id == "pytorch/ddp-param-count-mismatch"
+        await pilot.press("alt+right")
+        await settle(pilot, app)
+        assert app.screen.query_one(DetailPane).record.id == SEED
+
+
+async def test_language_toggle_uses_chinese_fields_and_falls_back():
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        app.browser.show_record(SEED)
+        await settle(pilot, app)
+        await pilot.press("z")
+        await settle(pilot, app)
+        pane = app.screen.query_one(DetailPane)
+        signature = str(pane.query_one(".d-signature").render())
+        assert "BucketView 大小错误" in signature
+        card = pane.query(WorkaroundCard).first()
+        assert card.action_text == app.kb.get(SEED).workarounds_zh[0]
+        await pilot.press("z")
+        await settle(pilot, app)
+        assert "wrong size" in str(pane.query_one(".d-signature").render())
+
+
+async def test_narrow_layout_opens_detail_full_screen():
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert not app.screen.query_one("#detail").display
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, DetailScreen)
+        await pilot.press("1")
+        await settle(pilot, app)
+        assert app.system_clipboard.backend.writes
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert not isinstance(app.screen, DetailScreen)
+
+
+async def test_help_screen_lists_keys_and_closes():
+    app = build_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await settle(pilot, app)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_facet_tree_counts():
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        tree = app.screen.query_one(FacetTree)
+        labels = [str(node.label) for node in tree.root.children]
+        assert labels == ["python 2", "pytorch 2"]
+
+
+@pytest.mark.parametrize("size", [(40, 12), (60, 15), (200, 60)])
+async def test_odd_sizes_do_not_crash(size):
+    app = build_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        await pilot.press("j", "enter", "z", "escape", "question_mark", "escape")
+        await settle(pilot, app)
+        assert app.is_running
