@@ -47,7 +47,6 @@ class BrowserScreen(RecordScreenMixin, Screen[None]):
         super().__init__()
         self.facet: Facet = (None, None)
         self.init_history()
-        self._pending_keep: str | None = None  # a record to select once the next search lands
         self._search_serial = 0
 
     def compose(self) -> ComposeResult:
@@ -96,7 +95,6 @@ class BrowserScreen(RecordScreenMixin, Screen[None]):
         if self.app.index is None:
             return
         self._search_serial += 1
-        keep_id = keep_id or self._pending_keep
         self._search(self.query_one("#filter", Input).value, self.facet, keep_id, self._search_serial)
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, name="search")
@@ -112,8 +110,7 @@ class BrowserScreen(RecordScreenMixin, Screen[None]):
             return  # a newer keystroke or facet is on its way
         record_list = self.query_one(RecordList)
         record_list.set_rows(self.app.kb.records, message.result.indices, current, keep_id=message.keep_id)
-        if message.keep_id is not None and message.keep_id == self._pending_keep:
-            self._pending_keep = None
+
         self.query_one(StatusHeader).shown = record_list.row_count
         self.query_one(StatusHeader).fuzzy = message.result.fuzzy
 
@@ -149,8 +146,9 @@ class BrowserScreen(RecordScreenMixin, Screen[None]):
         if row is not None:
             record_list.cursor = row
             return
-        self._pending_keep = record_id
-        self.query_one("#filter", Input).value = ""
+        filter_input = self.query_one("#filter", Input)
+        with filter_input.prevent(Input.Changed):  # this search, not the one a change would start
+            filter_input.value = ""
         self.facet = (None, None)
         self.query_one(FacetTree).select_facet((None, None))
         self._run_search(keep_id=record_id)

@@ -24,6 +24,8 @@ class DetailScreen(RecordScreenMixin, Screen[None]):
     def compose(self) -> ComposeResult:
         header = StatusHeader(id="status")
         header.kb = self.app.kb
+        header.shown = self.app.browser.query_one("RecordList").row_count
+        header.watching = self.app.watching
         yield header
         yield DetailPane(id="detail-full")
         yield Footer()

@@ -26,9 +26,10 @@ async def settle(pilot, app: ErrKBApp) -> None:
     """Wait until loading, searching and matching have finished and the screen caught up."""
     for _ in range(3):
         await pilot.pause()
-        await app.workers.wait_for_complete(
-            [w for w in app.workers if w.group not in ("watch",)]
-        )
+        # The watcher never completes; an empty list would mean "all workers".
+        busy = [w for w in app.workers if w.group != "watch"]
+        if busy:
+            await app.workers.wait_for_complete(busy)
     await pilot.pause()
 
 
