@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -115,7 +116,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     problems = kb.problems + lint_kb(kb)
     problems.sort(key=lambda p: (p.file, p.line or 0, p.index or 0, p.record_id or ""))
     for problem in problems:
-        print(problem.format())
+        print(_relative(problem).format())
     counts = {s: sum(1 for p in problems if p.severity == s) for s in ("error", "warning", "info")}
     checked = sum(1 for r in kb.records if kb.reportable(r.id))
     failed = counts["error"] or (args.strict and counts["warning"])
@@ -123,6 +124,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
     print(f"{verdict}: {checked} record(s) checked; {counts['error']} error(s), "
           f"{counts['warning']} warning(s), {counts['info']} info")
     return EXIT_NO_MATCH if failed else EXIT_OK
+
+
+def _relative(problem: Problem) -> Problem:
+    """The problem with its file named relative to the working folder, when inside it."""
+    try:
+        relative = Path(problem.file).resolve().relative_to(Path.cwd().resolve())
+    except (ValueError, OSError):
+        return problem
+    return dataclasses.replace(problem, file=str(relative))
 
 
 def cmd_browse(args: argparse.Namespace) -> int:

@@ -1,0 +1,214 @@
+"""The bundled KB: every id of kb-coverage.md, strictly valid, and each matched by its corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from errkb_tui.kb import Source, bundled_data_dir, load_kb
+from errkb_tui.lint import lint_kb
+from errkb_tui.match import Matcher
+
+CORPUS = Path(__file__).parent.parent / "corpus"
+SEED = "pytorch/ddp-bucket-view-error"
+# The 133 ids of shared/kb-coverage.md, kept here so the check runs anywhere.
+COVERAGE_IDS = [
+    "pytorch/ddp-bucket-view-error",
+    "pytorch/ddp-param-count-mismatch",
+    "pytorch/ddp-param-shape-mismatch",
+    "pytorch/cuda-out-of-memory",
+    "pytorch/tensors-on-different-devices",
+    "pytorch/mat1-mat2-shape-mismatch",
+    "pytorch/backward-graph-second-time",
+    "pytorch/inplace-modified-gradient",
+    "pytorch/state-dict-key-mismatch",
+    "pytorch/ddp-unused-parameters",
+    "pytorch/nccl-collective-timeout",
+    "pytorch/dataloader-worker-killed",
+    "pytorch/cuda-device-side-assert",
+    "pytorch/scalar-type-mismatch",
+    "pytorch/tensor-does-not-require-grad",
+    "pytorch/distributed-address-in-use",
+    "pytorch/numpy-on-grad-tensor",
+    "pytorch/no-kernel-image",
+    "pytorch/torch-not-compiled-with-cuda",
+    "cuda/driver-version-insufficient",
+    "cuda/nvidia-smi-driver-communication",
+    "cuda/cublas-status-not-initialized",
+    "cuda/cudnn-status-error",
+    "cuda/libcudart-not-found",
+    "python/module-not-found",
+    "python/circular-import",
+    "python/nonetype-no-attribute",
+    "python/nonetype-not-subscriptable",
+    "python/indentation-error",
+    "python/unicode-decode-error",
+    "python/recursion-depth-exceeded",
+    "python/dict-changed-size-during-iteration",
+    "python/unhashable-type-list",
+    "python/too-many-values-to-unpack",
+    "python/unexpected-keyword-argument",
+    "python/ssl-certificate-verify-failed",
+    "python/asyncio-run-in-running-loop",
+    "python/too-many-open-files",
+    "python/permission-denied",
+    "pip/externally-managed-environment",
+    "pip/no-matching-distribution",
+    "pip/dependency-resolver-conflict",
+    "pip/resolution-impossible",
+    "pip/failed-building-wheel",
+    "pip/msvc-build-tools-required",
+    "pip/metadata-generation-failed",
+    "numpy/numpy2-abi-incompatible",
+    "numpy/removed-alias-np-float",
+    "numpy/ambiguous-truth-value",
+    "sklearn/input-contains-nan",
+    "pandas/setting-with-copy-warning",
+    "pandas/none-of-index-in-columns",
+    "transformers/cant-load-tokenizer",
+    "transformers/tokenizer-no-pad-token",
+    "tensorflow/could-not-load-libcudart",
+    "jax/jaxlib-version-incompatible",
+    "node/npm-eresolve",
+    "node/cannot-find-module",
+    "node/err-require-esm",
+    "node/import-outside-module",
+    "node/heap-out-of-memory",
+    "node/eaddrinuse",
+    "node/enospc-file-watchers",
+    "node/npm-eacces-global-install",
+    "node/openssl-digital-envelope-unsupported",
+    "node/node-gyp-build-failed",
+    "typescript/ts2322-not-assignable",
+    "typescript/ts2307-cannot-find-module",
+    "typescript/ts2339-property-does-not-exist",
+    "typescript/ts7016-no-declaration-file",
+    "typescript/ts2532-possibly-undefined",
+    "react/hydration-mismatch",
+    "react/too-many-re-renders",
+    "react/missing-key-prop",
+    "react/invalid-hook-call",
+    "react/object-not-valid-child",
+    "docker/daemon-socket-permission-denied",
+    "docker/daemon-not-running",
+    "docker/no-space-left-on-device",
+    "docker/port-already-allocated",
+    "docker/exec-format-error",
+    "docker/copy-file-not-found",
+    "docker/pull-access-denied",
+    "docker/executable-not-found-in-path",
+    "docker/pull-rate-limit",
+    "git/push-rejected-non-fast-forward",
+    "git/unrelated-histories",
+    "git/merge-conflict",
+    "git/ssh-publickey-denied",
+    "git/not-a-git-repository",
+    "git/local-changes-would-be-overwritten",
+    "git/dubious-ownership",
+    "git/password-auth-removed",
+    "git/rpc-failed-remote-hung-up",
+    "rust/e0382-borrow-of-moved-value",
+    "rust/e0502-mutable-and-immutable-borrow",
+    "rust/e0499-multiple-mutable-borrows",
+    "rust/e0106-missing-lifetime-specifier",
+    "rust/e0277-not-send",
+    "rust/linker-cc-not-found",
+    "rust/unwrap-on-none",
+    "go/nil-pointer-dereference",
+    "go/all-goroutines-asleep-deadlock",
+    "go/concurrent-map-writes",
+    "go/declared-and-not-used",
+    "go/missing-go-sum-entry",
+    "go/index-out-of-range",
+    "kubernetes/crashloopbackoff",
+    "kubernetes/imagepullbackoff",
+    "kubernetes/oomkilled",
+    "kubernetes/insufficient-resources-scheduling",
+    "kubernetes/connection-refused-localhost-8080",
+    "kubernetes/unauthorized",
+    "kubernetes/create-container-config-error",
+    "java/outofmemoryerror-heap-space",
+    "java/nullpointerexception",
+    "java/unsupported-class-version",
+    "java/classnotfoundexception",
+    "java/concurrentmodificationexception",
+    "terraform/state-lock-error",
+    "terraform/inconsistent-lock-file",
+    "aws/access-denied-not-authorized",
+    "aws/expired-token",
+    "aws/unable-to-locate-credentials",
+    "linux/command-not-found",
+    "linux/ssh-connection-refused",
+    "linux/ssh-host-key-changed",
+    "linux/dpkg-lock",
+    "linux/glibc-version-not-found",
+    "postgres/connection-refused",
+    "sqlite/database-is-locked",
+    "mysql/access-denied-for-user",
+    "redis/misconf-rdb-snapshot",
+]
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return load_kb([Source(bundled_data_dir(), "bundled")])
+
+
+@pytest.fixture(scope="module")
+def matcher(kb):
+    return Matcher(kb.records)
+
+
+def test_every_coverage_id_exists_in_its_file():
+    assert len(COVERAGE_IDS) == 133
+    for record_id in COVERAGE_IDS:
+        assert (bundled_data_dir() / f"{record_id}.json").is_file(), record_id
+
+
+def test_bundled_kb_loads_cleanly_and_holds_exactly_the_coverage(kb):
+    assert kb.problems == []
+    assert sorted(kb.by_id) == sorted(COVERAGE_IDS)
+
+
+def test_strict_lint_passes_and_only_the_seed_breaks_house_rules(kb):
+    problems = lint_kb(kb)
+    assert [p.format() for p in problems if p.severity != "info"] == []
+    assert {p.record_id for p in problems} <= {SEED}
+
+
+def test_seed_ships_unchanged():
+    shared = Path(__file__).resolve().parents[3] / "shared" / "seed-record.json"
+    if not shared.exists():
+        pytest.skip("shared/seed-record.json is not beside the checkout")
+    assert (bundled_data_dir() / f"{SEED}.json").read_bytes() == shared.read_bytes()
+
+
+def corpus_files() -> list[Path]:
+    return sorted(p for p in CORPUS.glob("*/*.txt") if not p.parent.name.startswith("_"))
+
+
+def test_every_record_has_a_corpus_file():
+    have = {f"{p.parent.name}/{p.stem}" for p in corpus_files()}
+    assert set(COVERAGE_IDS) <= have
+
+
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_corpus_file_matches_its_record_first(path, matcher):
+    expected = f"{path.parent.name}/{path.stem}"
+    matches = matcher.match(path.read_text(encoding="utf-8"))
+    assert matches, f"no match for {expected}"
+    assert matches[0].id == expected, [(m.id, m.score) for m in matches]
+    assert matches[0].confident
+
+
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_no_unlinked_record_also_matches_confidently(path, matcher, kb):
+    expected = f"{path.parent.name}/{path.stem}"
+    record = kb.get(expected)
+    linked = {target for kind, target in record.transition_graph.edges() if kind == "frequently_confused_with"}
+    others = [m.id for m in matcher.match(path.read_text(encoding="utf-8"), limit=20)
+              if m.confident and m.id != expected]
+    unlinked = [o for o in others if o not in linked and expected not in {
+        t for kind, t in kb.get(o).transition_graph.edges() if kind == "frequently_confused_with"}]
+    assert unlinked == [], f"{expected} corpus also matches {unlinked} without a link"
