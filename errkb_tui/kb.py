@@ -23,6 +23,8 @@ SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 
 #: Files larger than this are not read (a KB file is text; a huge one is a mistake).
 MAX_FILE_BYTES = 64 * 1024 * 1024
+#: Longer text in any one field is refused: a KB field is a message or a paragraph.
+MAX_FIELD_CHARS = 64 * 1024
 KB_SUFFIXES = (".json", ".jsonl")
 
 
@@ -162,6 +164,7 @@ class _Loader:
         self.problems: list[Problem] = []
         self.sources: list[Source] = []
         self._report = True
+        self._text_size = 0
 
     def problem(self, severity: Severity, file: Path | str, message: str, **where: Any) -> None:
         if self._report:
@@ -194,7 +197,7 @@ class _Loader:
                 self.problem("error", folder, f"cannot resolve folder: {exc.strerror or exc}")
                 continue
             if real in seen:
-                self.problem("warning", folder, "symlink loop: this folder was already read; skipped")
+                self.problem("error", folder, "symlink loop: this folder was already read; skipped")
                 continue
             seen.add(real)
             try:
@@ -235,6 +238,7 @@ class _Loader:
         if not text.strip():
             self.problem("error", file, "file is empty")
             return
+        self._text_size = len(text)
         if file.suffix == ".jsonl":
             for number, line_text in enumerate(text.splitlines(), 1):
                 if line_text.strip():
@@ -270,6 +274,12 @@ class _Loader:
             return
         raw_id = data.get("id")
         record_id = raw_id if isinstance(raw_id, str) else None
+        if self._text_size > MAX_FIELD_CHARS:  # only a large file can hold a long field
+            long_field = _find_long_text(data)
+            if long_field is not None:
+                self.problem("error", file, f"text longer than {MAX_FIELD_CHARS:,} characters",
+                             record_id=record_id, field=long_field, **where)
+                return
         try:
             record = Record.model_validate(data)
         except ValidationError as exc:
@@ -320,6 +330,21 @@ class _Loader:
 
 
 _BAD = object()
+
+
+def _find_long_text(data: Any, path: str = "", depth: int = 0) -> str | None:
+    """The path of the first string longer than MAX_FIELD_CHARS inside ``data``, or None."""
+    if isinstance(data, str):
+        return (path or "-") if len(data) > MAX_FIELD_CHARS else None
+    if depth > 20:
+        return None
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        where = f"{path}[{key}]" if isinstance(key, int) else (f"{path}.{key}" if path else str(key))
+        found = _find_long_text(value, where, depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
 def _field_path(loc: Sequence[Any]) -> str:

@@ -10,7 +10,7 @@ import datetime
 import re
 
 from .kb import KB, Problem, Severity
-from .match import literal_length
+from .patterns import literal_length
 from .model import RESOLVABLE, ROOT_CAUSE_TYPES, VERIFICATION_TIERS, VERSION_STATUSES, Record
 
 #: A regex with fewer fixed characters than this matches too much to be trusted.

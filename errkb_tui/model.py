@@ -15,6 +15,8 @@ from typing import Annotated, Any, Union
 import re2
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .patterns import literal_length
+
 Rate = Annotated[float, Field(ge=0.0, le=1.0)]
 
 #: Values the bundled KB uses; others load but ``validate`` warns about them.
@@ -26,6 +28,9 @@ ROOT_CAUSE_TYPES = (
 VERSION_STATUSES = ("active", "deprecated", "removed", "fixed", "changed", "unaffected", "unknown")
 VERIFICATION_TIERS = ("ai_generated", "source_checked", "community_verified", "expert_verified")
 RESOLVABLE = ("yes", "partial", "no")
+
+#: A regex with fewer fixed characters matches almost any text: it would claim every error.
+MIN_REGEX_LITERALS = 3
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][\w.+-]*/[\w.+/-]+$")
 
@@ -202,6 +207,10 @@ class Record(_Part):
             if not value.strip():
                 raise ValueError("must not be empty (use null for a record without a regex)")
             compile_regex(value)
+            if literal_length(value) < MIN_REGEX_LITERALS:
+                raise ValueError(
+                    f"matches almost any text: needs at least {MIN_REGEX_LITERALS} fixed characters"
+                )
         return value
 
     @model_validator(mode="after")
@@ -209,6 +218,9 @@ class Record(_Part):
         prefix = self.id.split("/", 1)[0]
         if prefix != self.domain:
             raise ValueError(f"id {self.id!r} must start with its domain {self.domain!r}/")
+        for kind, target in self.transition_graph.edges():
+            if target == self.id:
+                raise ValueError(f"transition_graph.{kind} links the record to itself")
         return self
 
     @property

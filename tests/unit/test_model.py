@@ -274,3 +274,30 @@ def test_sources_are_distinct_in_order(seed: dict) -> None:
     seed["workarounds"][1]["sources"] = ["https://b.example/2", "https://c.example/3"]
     record = Record.model_validate(copy.deepcopy(seed))
     assert record.sources == ["https://a.example/1", "https://b.example/2", "https://c.example/3"]
+
+
+def test_regex_that_matches_almost_anything_is_rejected() -> None:
+    import pytest
+    from pydantic import ValidationError
+
+    from errkb_tui.model import Record
+
+    for pattern in (r"(a+)+$", r".*", r"\w+Error"):
+        data = {"id": "acme/x", "domain": "acme", "category": "c", "signature": "s", "regex": pattern}
+        if pattern == r"\w+Error":
+            assert Record.model_validate(data).regex == pattern  # 5 fixed characters: allowed
+            continue
+        with pytest.raises(ValidationError, match="matches almost any text"):
+            Record.model_validate(data)
+
+
+def test_a_record_linking_to_itself_is_rejected() -> None:
+    import pytest
+    from pydantic import ValidationError
+
+    from errkb_tui.model import Record
+
+    data = {"id": "acme/x", "domain": "acme", "category": "c", "signature": "s",
+            "transition_graph": {"leads_to": ["acme/x"]}}
+    with pytest.raises(ValidationError, match="links the record to itself"):
+        Record.model_validate(data)
