@@ -106,7 +106,14 @@ class WatcherMixin:
             self.browser.show_record(record_id)
 
     def _select_match(self, match: Match, origin: str) -> None:
-        self.browser.show_record(match.id)
+        browser = self.browser
+        shown = browser.shown_record
+        if shown is not None and shown.id == match.id:
+            return  # already in front of the user: no jump, no toast
+        if browser.query_one("#filter").has_focus:
+            browser.follow(match.id)  # the user is typing: keep the filter, show the record
+        else:
+            browser.show_record(match.id)
         what = "copied error" if origin == "clipboard" else "pasted error"
         line = match.line if len(match.line) <= 90 else match.line[:89] + "…"
         self.notify(line, title=f"Matched {what} → {match.id}", markup=False, timeout=6)
