@@ -42,6 +42,12 @@ def re2_options() -> re2.Options:
     return options
 
 
+#: Patterns that passed the regex rules (compile in RE2, enough fixed characters), so a
+#: pattern seen again (a reload, or the KB loader's on-disk cache) is not checked again.
+#: Only passing patterns are ever added: a bad regex is always reported.
+KNOWN_GOOD_PATTERNS: set[str] = set()
+
+
 @lru_cache(maxsize=4096)
 def compile_regex(pattern: str) -> Any:
     """Compile ``pattern`` with RE2, raising ``ValueError`` with RE2's reason if it cannot."""
@@ -206,11 +212,14 @@ class Record(_Part):
         if value is not None:
             if not value.strip():
                 raise ValueError("must not be empty (use null for a record without a regex)")
+            if value in KNOWN_GOOD_PATTERNS:
+                return value
             compile_regex(value)
             if literal_length(value) < MIN_REGEX_LITERALS:
                 raise ValueError(
                     f"matches almost any text: needs at least {MIN_REGEX_LITERALS} fixed characters"
                 )
+            KNOWN_GOOD_PATTERNS.add(value)
         return value
 
     @model_validator(mode="after")
@@ -245,13 +254,27 @@ class Record(_Part):
 def unknown_keys(model: BaseModel, path: str = "") -> list[str]:
     """Field paths of keys the model does not know (``workaround``, ``dead_end[0].acton``)."""
     found: list[str] = []
-    for key in (model.model_extra or {}):
+    for key in (model.__pydantic_extra__ or {}):
         found.append(f"{path}{key}")
-    for name in type(model).model_fields:
-        value = getattr(model, name)
-        items = value if isinstance(value, list) else [value]
-        for index, item in enumerate(items):
-            if isinstance(item, BaseModel):
-                where = f"{path}{name}[{index}]." if isinstance(value, list) else f"{path}{name}."
-                found.extend(unknown_keys(item, where))
+    values = model.__dict__
+    for name in _nested_fields(type(model)):  # only fields that can hold models: fast for 100k records
+        value = values.get(name)
+        if isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, BaseModel):
+                    found.extend(unknown_keys(item, f"{path}{name}[{index}]."))
+        elif isinstance(value, BaseModel):
+            found.extend(unknown_keys(value, f"{path}{name}."))
     return found
+
+
+@lru_cache(maxsize=None)
+def _nested_fields(cls: type[BaseModel]) -> tuple[str, ...]:
+    """Names of ``cls``'s fields whose type mentions a model (the only ones that can hold one)."""
+
+    def mentions_model(annotation: Any) -> bool:
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            return True
+        return any(mentions_model(arg) for arg in getattr(annotation, "__args__", ()) or ())
+
+    return tuple(name for name, info in cls.model_fields.items() if mentions_model(info.annotation))

@@ -13,8 +13,10 @@ results, and full scoring runs only when the candidate set is small.
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Sequence
+from sys import intern
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process, utils
@@ -77,16 +79,23 @@ class SearchIndex:
 
     def __init__(self, records: Sequence[Record]) -> None:
         self.records = list(records)
-        self.signatures = [r.signature.lower() for r in self.records]
-        self.ids = [r.id.lower() for r in self.records]
-        self.extras = [" ".join([*r.aliases, *r.tags]).lower() for r in self.records]
-        self.haystacks = [
-            "\n".join((s, i, e, r.root_cause.lower()))
-            for s, i, e, r in zip(self.signatures, self.ids, self.extras, self.records)
-        ]
-        self.domains = [r.domain.lower() for r in self.records]
-        self.categories = [r.category.lower() for r in self.records]
-        self.tags = [{t.lower() for t in r.tags} for r in self.records]
+        gc_was_enabled = gc.isenabled()
+        gc.disable()  # hundreds of thousands of new strings, no cycles: collections only rescan
+        try:
+            self.signatures = [r.signature.lower() for r in self.records]
+            self.ids = [r.id.lower() for r in self.records]
+            self.extras = [" ".join([*r.aliases, *r.tags]).lower() for r in self.records]
+            self.haystacks = [
+                "\n".join((s, i, e, r.root_cause.lower()))
+                for s, i, e, r in zip(self.signatures, self.ids, self.extras, self.records)
+            ]
+            # Few distinct values: one shared string each, not one per record.
+            self.domains = [intern(r.domain.lower()) for r in self.records]
+            self.categories = [intern(r.category.lower()) for r in self.records]
+            self.tags = [tuple({t.lower(): None for t in r.tags}) if r.tags else () for r in self.records]
+        finally:
+            if gc_was_enabled:
+                gc.enable()
         self._fuzzy_choices: list[str] | None = None
         self._last: tuple[Query, tuple, SearchResult] | None = None
 
@@ -142,9 +151,18 @@ class SearchIndex:
         found = sorted(found)
         sigs = self.signatures
         if len(found) > FULL_RANK_LIMIT:
-            first = [i for i in found if all(t in sigs[i] for t in terms)]
-            chosen = set(first)
-            return first + [i for i in found if i not in chosen]
+            # Records whose signature holds every term first, the rest after: two flat passes
+            # (no per-record generator or set), as this runs over up to every record.
+            in_sig = found
+            for term in terms:
+                in_sig = [i for i in in_sig if term in sigs[i]]
+            if not in_sig or len(in_sig) == len(found):
+                return found
+            if len(terms) == 1:
+                term = terms[0]
+                return in_sig + [i for i in found if term not in sigs[i]]
+            chosen = set(in_sig)
+            return in_sig + [i for i in found if i not in chosen]
         return sorted(found, key=lambda i: -self._score(i, terms))
 
     def _score(self, index: int, terms: tuple[str, ...]) -> float:

@@ -1,0 +1,54 @@
+"""Smoke test of the benchmark harness: it runs at 1,000 records and reports every number.
+
+Times are not asserted (they depend on the machine); only the shape of the JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+KEYS = ("records", "load_s", "first_paint_s", "rss_mb", "keystroke_p50_ms", "keystroke_p95_ms", "match_ms")
+BASELINE_KEYS = ("wratio_ms", "re_loop_ms", "optionlist_ms")
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def test_generated_records_are_valid_and_match_their_examples(tmp_path: Path) -> None:
+    from benchmarks.generate import ensure_kb, make_record, traceback_text
+    from errkb_tui.kb import Source, load_kb
+    from errkb_tui.match import Matcher
+
+    kb = load_kb([Source(ensure_kb(300, tmp_path), "--data")])
+    assert len(kb.records) == 300
+    assert [p for p in kb.problems if p.severity == "error"] == []
+    assert len({r.domain for r in kb.records}) >= 10
+    record, example = make_record(7, 300)
+    assert Matcher(kb.records).best(example) is not None
+    text, record_id = traceback_text(300)
+    assert len(text.splitlines()) == 200
+    assert Matcher(kb.records).best(text).id == record_id
+
+
+def test_harness_reports_every_number_at_1000_records() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "ERRKB_PATH"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+    result = subprocess.run(
+        [sys.executable, "-m", "benchmarks.run", "--sizes", "1000", "--json", "--no-bundled"],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    rows = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+    assert len(rows) == 1
+    row = rows[0]
+    assert row["records"] == 1000
+    for key in KEYS:
+        assert _number(row[key]), key
+    for key in BASELINE_KEYS:
+        assert _number(row["baseline"][key]), key
