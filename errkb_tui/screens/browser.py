@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from textual import on, work
@@ -10,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Input
 from textual.worker import get_current_worker
 
@@ -19,6 +21,10 @@ from ..widgets.facets import Facet, FacetTree
 from ..widgets.header import StatusHeader
 from .record_actions import RECORD_BINDINGS, RecordScreenMixin
 from ..widgets.record_list import RecordList
+
+
+#: Detail updates closer together than this (seconds) are merged into one.
+DETAIL_COALESCE = 0.08
 
 
 @dataclass
@@ -47,6 +53,9 @@ class BrowserScreen(RecordScreenMixin, Screen[None]):
         super().__init__()
         self.facet: Facet = (None, None)
         self.init_history()
+        self._detail_pending: str | None = None
+        self._detail_timer: Timer | None = None
+        self._detail_shown_at = 0.0
         self._search_serial = 0
 
     def compose(self) -> ComposeResult:
@@ -128,7 +137,23 @@ class BrowserScreen(RecordScreenMixin, Screen[None]):
         else:
             self.history = [event.record_id]
             self.history_at = 0
-        self.show_in_detail(event.record_id)
+        self._queue_detail(event.record_id)
+
+    def _queue_detail(self, record_id: str) -> None:
+        """Show ``record_id`` in the detail now, or, while the cursor races (a held key),
+        once it pauses: rebuilding the detail for every row passed would lag the list."""
+        self._detail_pending = record_id
+        if self._detail_timer is not None:
+            return
+        if time.monotonic() - self._detail_shown_at >= DETAIL_COALESCE:
+            self._flush_detail()
+        else:
+            self._detail_timer = self.set_timer(DETAIL_COALESCE, self._flush_detail)
+
+    def _flush_detail(self) -> None:
+        self._detail_timer = None
+        self._detail_shown_at = time.monotonic()
+        self.show_in_detail(self._detail_pending)
 
     @on(RecordList.Selected)
     def _selected(self, event: RecordList.Selected) -> None:

@@ -68,37 +68,53 @@ class CopyRequest(Message):
 
 
 class WorkaroundCard(Vertical, can_focus=True):
-    """One workaround: number, action, success bar, ``how`` as a code block, condition."""
+    """One workaround: number, action, success bar, ``how`` as a code block, condition.
+
+    Its three parts are updated in place (:meth:`set`) when the record changes, which is
+    far cheaper than mounting new widgets on every cursor move.
+    """
 
     BINDINGS = [Binding("enter,c", "copy", "Copy command", id="workaround.copy")]
 
-    def __init__(self, number: int, workaround: Workaround, action_text: str) -> None:
+    def __init__(self) -> None:
         super().__init__(classes="workaround")
-        self.number = number
-        self.workaround = workaround
-        self.action_text = action_text
+        self.number = 0
+        self.workaround: Workaround | None = None
+        self.action_text = ""
+        # Made here, not in compose, so set() can fill them before the card is mounted.
+        self._title = Static(classes="workaround-title")
+        self._rate = Static(classes="workaround-rate")
+        self._code = Static(classes="code")
 
     def compose(self) -> ComposeResult:
-        w = self.workaround
+        yield self._title
+        yield self._rate
+        yield self._code
+
+    def set(self, number: int, workaround: Workaround, action_text: str) -> None:
+        """Show ``workaround`` as number ``number``, titled ``action_text``."""
+        self.number, self.workaround, self.action_text = number, workaround, action_text
         title = Text()
-        title.append(f" {self.number} ", style="bold reverse")
+        title.append(f" {number} ", style="bold reverse")
         title.append(" ")
-        title.append(plain(self.action_text), style="bold")
-        yield Static(title, classes="workaround-title")
+        title.append(plain(action_text), style="bold")
         rate = Text()
-        rate.append(rate_bar(w.success_rate), style="green3")
-        rate.append(f" {w.success_rate:.0%} success", style="green3")
-        if w.condition.strip():
+        rate.append(rate_bar(workaround.success_rate), style="green3")
+        rate.append(f" {workaround.success_rate:.0%} success", style="green3")
+        if workaround.condition.strip():
             rate.append("   when: ", style="grey62")
-            rate.append(plain(w.condition))
-        yield Static(rate, classes="workaround-rate")
-        if w.how.strip() and w.how.strip() != w.action.strip():
-            yield Static(Text(plain(w.how, multiline=True)), classes="code")
-        for url in w.sources:
-            yield Static(Text("source: " + plain(url), style="grey62"), classes="source")
+            rate.append(plain(workaround.condition))
+        for url in workaround.sources:
+            rate.append("\nsource: " + plain(url), style="grey62")
+        self._title.update(title)
+        self._rate.update(rate)
+        how = workaround.how.strip()
+        self._code.display = bool(how) and how != workaround.action.strip()
+        self._code.update(Text(plain(workaround.how, multiline=True)))
 
     def action_copy(self) -> None:
-        self.post_message(CopyRequest(self.workaround.copy_text, f"workaround {self.number}"))
+        if self.workaround is not None:
+            self.post_message(CopyRequest(self.workaround.copy_text, f"workaround {self.number}"))
 
 
 class RelatedLink(Static, can_focus=True):
@@ -106,7 +122,13 @@ class RelatedLink(Static, can_focus=True):
 
     BINDINGS = [Binding("enter", "open", "Open related", id="related.open")]
 
-    def __init__(self, kind: str, record_id: str, signature: str | None) -> None:
+    def __init__(self) -> None:
+        super().__init__(classes="related")
+        self.record_id = ""
+        self.exists = False
+
+    def set(self, kind: str, record_id: str, signature: str | None) -> None:
+        """Point at ``record_id`` (``signature`` None: not in the loaded KB)."""
         text = Text()
         text.append(f"{EDGE_WORDS.get(kind, kind):>14}  ", style="grey62")
         text.append(plain(record_id), style="underline bold")
@@ -114,9 +136,9 @@ class RelatedLink(Static, can_focus=True):
             text.append("  (not in the KB)", style="italic grey50")
         else:
             text.append("  " + plain(signature), style="grey70")
-        super().__init__(text, classes="related")
         self.record_id = record_id
         self.exists = signature is not None
+        self.update(text)
 
     def action_open(self) -> None:
         if self.exists:
@@ -155,6 +177,22 @@ class DetailPane(VerticalScroll, can_focus=True):
     def compose(self) -> ComposeResult:
         yield Static(Text("Select a record to see what it means and how to fix it.", style="italic"),
                      classes="d-empty")
+        with Vertical(classes="d-body"):
+            yield Static(classes="d-signature")
+            yield Static(classes="d-meta")
+            yield Static(classes="d-badge")
+            yield Static(classes="heading d-cause-heading")
+            yield Static(classes="d-cause")
+            yield Static(classes="heading d-versions-heading")
+            yield VersionTimeline(classes="d-timeline")
+            yield Static(classes="heading warning-heading d-dead-ends-heading")
+            yield Static(classes="d-dead-ends dead-ends")
+            yield Static(classes="heading d-workarounds-heading")
+            yield Vertical(classes="d-workarounds")
+            yield Static(classes="heading d-related-heading")
+            yield Vertical(classes="d-related")
+            yield Static(classes="d-more")
+            yield Static(classes="d-trust trust")
 
     def show(self, record: Record | None, lookup: dict[str, Record]) -> None:
         """Display ``record``; ``lookup`` resolves related ids."""
@@ -178,17 +216,22 @@ class DetailPane(VerticalScroll, can_focus=True):
         return chinese if self.lang == "zh" and chinese and chinese.strip() else english
 
     def _rebuild(self) -> None:
-        with self.app.batch_update():
-            self.remove_children()
-            record = self.record
-            if record is None:
-                self.mount(Static(Text("No record selected.", style="italic"), classes="d-empty"))
-                return
-            self.mount_all(list(self._widgets(record)))
+        if not self.is_mounted:
+            return
+        record = self.record
+        body = self.query_one(".d-body")
+        self.query_one(".d-empty").display = record is None
+        body.display = record is not None
+        if record is not None:
+            with self.app.batch_update():
+                self._fill(record)
 
-    def _widgets(self, r: Record):
+    def _part(self, name: str) -> Static:
+        return self.query_one(f".{name}", Static)
+
+    def _fill(self, r: Record) -> None:
         zh = self.lang == "zh"
-        yield Static(Text(plain(self._zh(r.signature_zh, r.signature)), style="bold"), classes="d-signature")
+        self._part("d-signature").update(Text(plain(self._zh(r.signature_zh, r.signature)), style="bold"))
         meta = Text()
         meta.append(plain(r.id), style="bold")
         path = " / ".join(plain(p) for p in (r.domain, r.category, r.subcategory) if p)
@@ -196,44 +239,51 @@ class DetailPane(VerticalScroll, can_focus=True):
         if r.error_code:
             meta.append("   code ", style="grey62")
             meta.append(plain(r.error_code), style="bold")
-        yield Static(meta, classes="d-meta")
-        yield Static(self._trust_badge(r), classes="d-badge")
+        self._part("d-meta").update(meta)
+        self._part("d-badge").update(self._trust_badge(r))
 
-        yield Static("原因" if zh else "Root cause", classes="heading")
+        self._part("d-cause-heading").update("原因" if zh else "Root cause")
         cause = Text(plain(self._zh(r.root_cause_zh, r.root_cause), multiline=True) or "(not given)")
         cause.append(f"\ntype: {plain(r.root_cause_type)}", style="grey62")
-        yield Static(cause, classes="d-cause")
+        self._part("d-cause").update(cause)
 
-        yield Static("版本" if zh else "Versions", classes="heading")
-        timeline = VersionTimeline(classes="d-timeline")
-        timeline.show(r.sorted_versions)
-        yield timeline
+        self._part("d-versions-heading").update("版本" if zh else "Versions")
+        self.query_one(VersionTimeline).show(r.sorted_versions)
 
-        yield Static(
-            ("死路：别试这些" if zh else "Dead ends: don't waste time on these") + f" ({len(r.dead_ends)})",
-            classes="heading warning-heading",
-        )
-        yield Static(self._dead_ends(r), classes="d-dead-ends dead-ends")
+        self._part("d-dead-ends-heading").update(
+            ("死路：别试这些" if zh else "Dead ends: don't waste time on these") + f" ({len(r.dead_ends)})")
+        self._part("d-dead-ends").update(self._dead_ends(r))
 
-        yield Static(("解决办法" if zh else "Workarounds") + f" ({len(r.workarounds)}) · press 1-9 to copy",
-                     classes="heading")
-        for number, workaround in enumerate(r.workarounds, 1):
+        heading = ("解决办法" if zh else "Workarounds") + f" ({len(r.workarounds)})"
+        self._part("d-workarounds-heading").update(
+            heading + (" · press 1-9 to copy" if r.workarounds else " · none recorded"))
+        cards = self._sync(self.query_one(".d-workarounds"), len(r.workarounds), WorkaroundCard)
+        for number, (card, workaround) in enumerate(zip(cards, r.workarounds), 1):
             action = workaround.action
             if zh and number - 1 < len(r.workarounds_zh) and r.workarounds_zh[number - 1].strip():
                 action = r.workarounds_zh[number - 1]
-            yield WorkaroundCard(number, workaround, action)
-        if not r.workarounds:
-            yield Static(Text("No workaround recorded.", style="italic"))
+            card.set(number, workaround, action)
 
         edges = r.transition_graph.edges()
-        if edges:
-            yield Static("相关错误" if zh else "Related errors", classes="heading")
-            for kind, target in edges:
-                other = self.lookup.get(target)
-                yield RelatedLink(kind, target, other.signature if other else None)
+        self._part("d-related-heading").update("相关错误" if zh else "Related errors")
+        self._part("d-related-heading").display = bool(edges)
+        links = self._sync(self.query_one(".d-related"), len(edges), RelatedLink)
+        for link, (kind, target) in zip(links, edges):
+            other = self.lookup.get(target)
+            link.set(kind, target, other.signature if other else None)
 
-        yield Static(self._more(r), classes="d-more")
-        yield Static(self._trust(r), classes="d-trust trust")
+        self._part("d-more").update(self._more(r))
+        self._part("d-trust").update(self._trust(r))
+
+    def _sync(self, container, count: int, factory) -> list:
+        """``count`` children of ``container`` made by ``factory``: reuse, add or remove."""
+        children = list(container.children)
+        for extra in children[count:]:
+            extra.remove()
+        new = [factory() for _ in range(count - len(children))]
+        if new:
+            container.mount_all(new)
+        return [*children[:count], *new]
 
     def _trust_badge(self, r: Record) -> Text:
         words = TIER_WORDS.get(r.verification_tier, plain(r.verification_tier))
