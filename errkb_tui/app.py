@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import datetime
+import os
 from collections.abc import Sequence
+
+# Repaint up to 120 times a second (Textual's default is 60): a keystroke's new results
+# reach the screen within ~8 ms of being ready instead of ~17. Must precede Textual's import.
+os.environ.setdefault("TEXTUAL_FPS", "120")
 
 from textual import on, work
 from textual.app import App
@@ -15,7 +20,7 @@ from .clipboard import GuardedClipboard, PyperclipBackend
 from .commands import ErrKBCommands
 from .kb import KB, Source, load_kb
 from .match import Matcher
-from .messages import KBLoaded
+from .messages import KBLoaded, LoadProgress
 from .screens.browser import BrowserScreen
 from .search import SearchIndex
 from .watcher import WatcherMixin
@@ -60,6 +65,7 @@ class ErrKBApp(WatcherMixin, App[None]):
         self.sources = list(sources)
         self.system_clipboard = clipboard or GuardedClipboard(PyperclipBackend())
         self.index: SearchIndex | None = None
+        self.browser: BrowserScreen | None = None  # set when the main screen mounts
         self._matcher: Matcher | None = None
         self._preloaded = kb
         self.init_watcher(watch, watch_interval)
@@ -76,9 +82,14 @@ class ErrKBApp(WatcherMixin, App[None]):
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
     def _load(self) -> None:
-        kb = load_kb(self.sources)
+        kb = load_kb(self.sources, progress=lambda count: self.post_message(LoadProgress(count)))
         index = SearchIndex(kb.records)
         self.post_message(KBLoaded(kb, index))
+
+    @on(LoadProgress)
+    def _progress(self, message: LoadProgress) -> None:
+        if self.kb is None and self.browser is not None:
+            self.browser.query_one("StatusHeader").records_read = message.count
 
     @on(KBLoaded)
     def _loaded(self, message: KBLoaded) -> None:

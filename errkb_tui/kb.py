@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from .model import Record, unknown_keys
+from .model import Record, RecordSummary, unknown_keys
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
@@ -62,6 +62,7 @@ class Origin:
     file: str
     line: int | None = None
     index: int | None = None
+    offset: int | None = None  # byte offset of a .jsonl line, to read it again quickly
 
     def __str__(self) -> str:
         return Problem("info", self.file, "", line=self.line, index=self.index).location()
@@ -76,23 +77,43 @@ class Source:
     report: bool = True  # whether problems found in it are reported
 
 
+#: A KB with more records than this keeps only summaries in memory and reads a full
+#: record from its file when it is shown (100,000 full records take about 1.7 GB).
+KEEP_FULL_RECORDS = 2_000
+#: Full records read back from files that stay cached.
+FULL_CACHE = 256
+
+
 @dataclass
 class KB:
-    """The loaded knowledge base: records in a stable order, indexes and problems."""
+    """The loaded knowledge base: records in a stable order, indexes and problems.
 
-    records: list[Record] = field(default_factory=list)
+    ``records`` and ``by_id`` hold :class:`RecordSummary` objects (what lists, search and
+    matching use); :meth:`get` gives the full :class:`Record`.
+    """
+
+    records: list[RecordSummary] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     origins: dict[str, Origin] = field(default_factory=dict)  # record id -> where it came from
     sources: list[Source] = field(default_factory=list)
     source_of: dict[str, int] = field(default_factory=dict)  # record id -> index in sources
+    full: dict[str, Record] = field(default_factory=dict, repr=False)  # id -> full record, if kept
 
     def __post_init__(self) -> None:
+        summaries = []
+        for item in self.records:
+            if isinstance(item, Record):
+                self.full[item.id] = item
+                item = item.summary()
+            summaries.append(item)
+        self.records = summaries
+        self._read_back: dict[str, Record] = {}
         self.reindex()
 
     def reindex(self) -> None:
         """Sort records (domain, category, id) and rebuild the indexes."""
         self.records.sort(key=lambda r: (r.domain, r.category, r.id))
-        self.by_id: dict[str, Record] = {r.id: r for r in self.records}
+        self.by_id: dict[str, RecordSummary] = {r.id: r for r in self.records}
         self.domain_counts: Counter[str] = Counter(r.domain for r in self.records)
         self.category_counts: dict[str, Counter[str]] = {}
         for record in self.records:
@@ -117,8 +138,34 @@ class KB:
         return index is None or not self.sources or self.sources[index].report
 
     def get(self, record_id: str) -> Record | None:
-        """The record with this id, or None."""
-        return self.by_id.get(record_id)
+        """The full record with this id; None if there is none (or its file changed since)."""
+        record = self.full.get(record_id)
+        if record is not None or record_id not in self.by_id:
+            return record
+        record = self._read_back.get(record_id)
+        if record is None:
+            record = read_record(self.origins[record_id])
+            if record is None or record.id != record_id:
+                return None
+            if len(self._read_back) >= FULL_CACHE:
+                self._read_back.pop(next(iter(self._read_back)))
+            self._read_back[record_id] = record
+        return record
+
+
+def read_record(origin: Origin) -> Record | None:
+    """Read one record again from where it was loaded; None if that no longer works."""
+    try:
+        if origin.offset is not None:
+            with open(origin.file, "rb") as handle:
+                handle.seek(origin.offset)
+                return Record.model_validate_json(handle.readline())
+        data = json.loads(Path(origin.file).read_bytes().decode("utf-8-sig"))
+        if origin.index is not None:
+            data = data[origin.index]
+        return Record.model_validate(data)
+    except (OSError, ValueError, IndexError, KeyError, TypeError, RecursionError):
+        return None
 
 
 def bundled_data_dir() -> Path:
@@ -185,13 +232,23 @@ class _Loader:
     def __init__(self, progress: Callable[[int], None] | None = None) -> None:
         self._progress = progress
         self.count = 0  # valid records read so far, for progress
-        self.records: dict[str, Record] = {}
+        self.records: dict[str, RecordSummary] = {}
+        self.full: dict[str, Record] = {}
+        self.links: dict[str, list[tuple[str, str]]] = {}  # id -> edges, for the dangling check
         self.origins: dict[str, Origin] = {}
         self.source_of: dict[str, int] = {}
         self.problems: list[Problem] = []
         self.sources: list[Source] = []
         self._report = True
         self._text_size = 0
+        self._last_file_name = ""
+
+    def _file_name(self, file: Path) -> str:
+        """``str(file)``, one shared string per file (not one per record)."""
+        name = str(file)
+        if name != self._last_file_name:
+            self._last_file_name = name
+        return self._last_file_name
 
     def problem(self, severity: Severity, file: Path | str, message: str, **where: Any) -> None:
         if self._report:
@@ -256,22 +313,17 @@ class _Loader:
         except OSError as exc:
             self.problem("error", file, f"cannot read file: {exc.strerror or exc}")
             return
+        if not raw.strip():
+            self.problem("error", file, "file is empty")
+            return
+        self._text_size = len(raw)
+        if file.suffix == ".jsonl":  # line by line: never the whole file as one string
+            self._load_lines(file, raw, source_index)
+            return
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            line = raw[: exc.start].count(b"\n") + 1
-            self.problem("error", file, f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})", line=line)
-            return
-        if not text.strip():
-            self.problem("error", file, "file is empty")
-            return
-        self._text_size = len(text)
-        if file.suffix == ".jsonl":
-            for number, line_text in enumerate(text.splitlines(), 1):
-                if line_text.strip() and not self._add_json_line(file, line_text, source_index, number):
-                    document = self._parse(file, line_text, line_offset=number - 1)
-                    if document is not _BAD:
-                        self.add(file, document, source_index, line=number)
+            self._not_utf8(file, raw, exc)
             return
         document = self._parse(file, text)
         if document is _BAD:
@@ -284,6 +336,33 @@ class _Loader:
         else:
             self.add(file, document, source_index, text=text)
 
+    def _not_utf8(self, file: Path, raw: bytes, exc: UnicodeDecodeError, first_line: int = 1,
+                  base: int = 0) -> None:
+        line = first_line + raw[: exc.start].count(b"\n")
+        self.problem("error", file, f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset "
+                                    f"{base + exc.start})", line=line)
+
+    def _load_lines(self, file: Path, raw: bytes, source_index: int) -> None:
+        """A ``.jsonl`` file, one line at a time (never all its lines at once)."""
+        start = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
+        number = 0
+        while start < len(raw):
+            end = raw.find(b"\n", start)
+            end = len(raw) if end < 0 else end
+            number += 1
+            line_bytes = raw[start:end]
+            line_start, start = start, end + 1
+            if not line_bytes.strip() or self._add_json_line(file, line_bytes, source_index, number, line_start):
+                continue
+            try:
+                line_text = line_bytes.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                self._not_utf8(file, line_bytes, exc, number, line_start)
+                continue
+            document = self._parse(file, line_text, line_offset=number - 1)
+            if document is not _BAD:
+                self.add(file, document, source_index, line=number, offset=line_start)
+
     def _parse(self, file: Path, text: str, line_offset: int = 0) -> Any:
         try:
             return json.loads(text)
@@ -293,7 +372,8 @@ class _Loader:
             self.problem("error", file, "invalid JSON: nested too deeply", line=line_offset + 1 if line_offset else None)
         return _BAD
 
-    def _add_json_line(self, file: Path, line_text: str, source_index: int, number: int) -> bool:
+    def _add_json_line(self, file: Path, line_text: bytes, source_index: int, number: int,
+                       offset: int) -> bool:
         """Fast path for a good ``.jsonl`` line: pydantic parses and validates in one step.
 
         Returns False, having recorded nothing, when the line fails in any way (or is long
@@ -305,11 +385,11 @@ class _Loader:
             record = Record.model_validate_json(line_text)
         except (ValidationError, ValueError, RecursionError):
             return False
-        self._accept(file, record, source_index, line=number, index=None, text=None)
+        self._accept(file, record, source_index, line=number, index=None, text=None, offset=offset)
         return True
 
     def add(self, file: Path, data: Any, source_index: int, *, line: int | None = None,
-            index: int | None = None, text: str | None = None) -> None:
+            index: int | None = None, text: str | None = None, offset: int | None = None) -> None:
         where: dict[str, Any] = {"line": line, "index": index}
         if not isinstance(data, dict):
             self.problem("error", file, f"a record must be a JSON object, not {type(data).__name__}", **where)
@@ -335,10 +415,10 @@ class _Loader:
         except RecursionError:
             self.problem("error", file, "record is nested too deeply", record_id=record_id, **where)
             return
-        self._accept(file, record, source_index, line=line, index=index, text=text)
+        self._accept(file, record, source_index, line=line, index=index, text=text, offset=offset)
 
     def _accept(self, file: Path, record: Record, source_index: int, *, line: int | None,
-                index: int | None, text: str | None) -> None:
+                index: int | None, text: str | None, offset: int | None = None) -> None:
         """Keep a valid record: warn about unknown keys, duplicates and overrides."""
         where: dict[str, Any] = {"line": line, "index": index}
         self.count += 1
@@ -361,23 +441,32 @@ class _Loader:
             else:
                 self.problem("warning", file, f"overrides the record of the same id from {previous}",
                              record_id=record.id, field="id", **where)
-        self.records[record.id] = record
-        self.origins[record.id] = Origin(str(file), line, index)
+        self.records[record.id] = record.summary()
+        if self.count <= KEEP_FULL_RECORDS:
+            self.full[record.id] = record
+        elif self.full:
+            self.full.clear()  # too many to keep: every full record is read back on demand
+        edges = record.transition_graph.edges()
+        if edges:
+            self.links[record.id] = edges
+        else:
+            self.links.pop(record.id, None)
+        self.origins[record.id] = Origin(self._file_name(file), line, index, offset)
         self.source_of[record.id] = source_index
 
     def finish(self) -> KB:
         self._report = True
-        for record in self.records.values():
-            if not self.sources[self.source_of[record.id]].report:
+        for record_id, edges in self.links.items():
+            if not self.sources[self.source_of[record_id]].report:
                 continue
-            for kind, target in record.transition_graph.edges():
+            for kind, target in edges:
                 if target not in self.records:
-                    origin = self.origins[record.id]
+                    origin = self.origins[record_id]
                     self.problem("warning", origin.file, f"links to {target!r}, which no loaded record has",
-                                 line=origin.line, index=origin.index, record_id=record.id,
+                                 line=origin.line, index=origin.index, record_id=record_id,
                                  field=f"transition_graph.{kind}")
-        return KB(list(self.records.values()), self.problems, dict(self.origins), self.sources,
-                  dict(self.source_of))
+        return KB(list(self.records.values()), self.problems, self.origins, self.sources,
+                  self.source_of, self.full)
 
 
 _BAD = object()

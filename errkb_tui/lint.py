@@ -93,10 +93,15 @@ def lint_record(record: Record, today: datetime.date | None = None) -> list[tupl
 def lint_kb(kb: KB, today: datetime.date | None = None) -> list[Problem]:
     """Problems for every reportable record of ``kb``."""
     problems = []
-    for record in kb.records:
-        if not kb.reportable(record.id):
+    for summary in kb.records:
+        if not kb.reportable(summary.id):
             continue
-        origin = kb.origins[record.id]
+        origin = kb.origins[summary.id]
+        record = kb.get(summary.id)
+        if record is None:
+            problems.append(Problem("error", origin.file, "the file changed while it was checked",
+                                    line=origin.line, index=origin.index, record_id=summary.id))
+            continue
         for severity, field, message in lint_record(record, today):
             problems.append(Problem(severity, origin.file, message, line=origin.line,
                                     index=origin.index, record_id=record.id, field=field))

@@ -144,22 +144,22 @@ class Matcher:
 
     def __init__(self, records: Sequence[Record]) -> None:
         self.records = list(records)
-        self._with_regex: list[int] = []
-        self._sets: list[tuple[object, list[int]]] = []
         self._literals: dict[int, int] = {}
-        shard: list[int] = []
-        current = None
+        # Each distinct pattern goes into a set once, however many records share it.
+        by_pattern: dict[str, list[int]] = {}
         for index, record in enumerate(self.records):
-            if not record.regex:
-                continue
+            if record.regex:
+                by_pattern.setdefault(record.regex, []).append(index)
+        self._sets: list[tuple[object, list[list[int]]]] = []  # (set, records of each pattern)
+        current, shard = None, []
+        for pattern, indices in by_pattern.items():
             if current is None:
-                current = re2.Set.SearchSet(_set_options())
-                shard = []
+                current, shard = re2.Set.SearchSet(_set_options()), []
             try:
-                current.Add("(?m)" + record.regex)
+                current.Add("(?m)" + pattern)
             except re2.error:
                 continue  # the model rejects such records; a set may still refuse a giant one
-            shard.append(index)
+            shard.append(indices)
             if len(shard) >= SET_SHARD:
                 current.Compile()
                 self._sets.append((current, shard))
@@ -167,7 +167,13 @@ class Matcher:
         if current is not None and shard:
             current.Compile()
             self._sets.append((current, shard))
-        self._signatures = [utils.default_process(r.signature) for r in self.records]
+        self._fuzzy_signatures: list[str] | None = None  # built on the first fuzzy fallback
+
+    @property
+    def _signatures(self) -> list[str]:
+        if self._fuzzy_signatures is None:
+            self._fuzzy_signatures = [utils.default_process(r.signature) for r in self.records]
+        return self._fuzzy_signatures
 
     def match(self, text: str | bytes, limit: int = 5) -> list[Match]:
         """Records that explain ``text``, best first (at most ``limit``)."""
@@ -192,7 +198,8 @@ class Matcher:
         found: set[int] = set()
         for regex_set, shard in self._sets:
             for text in (raw_text, clean_text_):
-                found.update(shard[i] for i in regex_set.Match(text) or ())  # None: no hit
+                for hit in regex_set.Match(text) or ():  # None: no hit
+                    found.update(shard[hit])
         return found
 
     def _regex_hits(self, raw_lines: list[str], clean_lines: list[str], error_lines: list[bool]) -> list[_Hit]:

@@ -20,6 +20,16 @@ class KBLoaded(Message):
 
 
 @dataclass
+class LoadProgress(Message):
+    """How many records the loader has read so far (only the newest waits in the queue)."""
+
+    count: int
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, LoadProgress)
+
+
+@dataclass
 class ClipboardChanged(Message):
     """New text on the clipboard (only the newest waits in the queue)."""
 

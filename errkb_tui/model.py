@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from sys import intern
 from functools import lru_cache
 from typing import Annotated, Any, Union
 
@@ -48,9 +49,15 @@ def re2_options() -> re2.Options:
 KNOWN_GOOD_PATTERNS: set[str] = set()
 
 
-@lru_cache(maxsize=4096)
+#: Compiled regexes kept for the matcher (each holds RE2 program memory, tens of KB: a
+#: large cache costs hundreds of MB at 100,000 records, and a match needs only a few).
+@lru_cache(maxsize=256)
 def compile_regex(pattern: str) -> Any:
     """Compile ``pattern`` with RE2, raising ``ValueError`` with RE2's reason if it cannot."""
+    return _compile(pattern)
+
+
+def _compile(pattern: str) -> Any:
     try:
         return re2.compile(pattern, re2_options())
     except re2.error as exc:
@@ -214,7 +221,7 @@ class Record(_Part):
                 raise ValueError("must not be empty (use null for a record without a regex)")
             if value in KNOWN_GOOD_PATTERNS:
                 return value
-            compile_regex(value)
+            _compile(value)  # checked, not kept: loading 100,000 records must not hold them all
             if literal_length(value) < MIN_REGEX_LITERALS:
                 raise ValueError(
                     f"matches almost any text: needs at least {MIN_REGEX_LITERALS} fixed characters"
@@ -246,9 +253,42 @@ class Record(_Part):
                 seen.setdefault(url, None)
         return list(seen)
 
+    def summary(self) -> RecordSummary:
+        """The few fields lists, search and matching need, in a small object."""
+        return RecordSummary(self.id, intern(self.domain), intern(self.category), self.signature,
+                             self.regex, tuple(self.aliases), tuple(intern(t) for t in self.tags),
+                             self.root_cause, self.fix_success_rate)
+
     def to_json_dict(self) -> dict[str, Any]:
         """The record as JSON data, in the seed's key order."""
         return self.model_dump(mode="json")
+
+
+class RecordSummary:
+    """A record as the list, the search index and the matcher see it.
+
+    A large KB keeps only these in memory (about a tenth of a full record) and reads the
+    full :class:`Record` from its file when it is shown.
+    """
+
+    __slots__ = ("id", "domain", "category", "signature", "regex", "aliases", "tags",
+                 "root_cause", "fix_success_rate")
+
+    def __init__(self, id: str, domain: str, category: str, signature: str, regex: str | None,
+                 aliases: tuple[str, ...], tags: tuple[str, ...], root_cause: str,
+                 fix_success_rate: float) -> None:
+        self.id = id
+        self.domain = domain
+        self.category = category
+        self.signature = signature
+        self.regex = regex
+        self.aliases = aliases
+        self.tags = tags
+        self.root_cause = root_cause
+        self.fix_success_rate = fix_success_rate
+
+    def __repr__(self) -> str:
+        return f"RecordSummary({self.id!r})"
 
 
 def unknown_keys(model: BaseModel, path: str = "") -> list[str]:

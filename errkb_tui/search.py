@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from sys import intern
 from dataclasses import dataclass, field
 
@@ -26,6 +26,11 @@ from .model import Record
 QUALIFIERS = ("domain", "category", "tag")
 #: Above this many candidates, rank by a cheap two-level key instead of a full score.
 FULL_RANK_LIMIT = 4000
+#: Terms shorter than this match signatures, ids, aliases and tags only: one or two
+#: letters are somewhere in nearly every root cause, which would make them noise.
+MIN_ROOT_TERM = 3
+#: Root causes are searched this many records at a time, checking for a newer keystroke.
+TAIL_CHUNK = 10_000
 #: How many records the typo-tolerant pass returns at most.
 FUZZY_LIMIT = 200
 FUZZY_CUTOFF = 60
@@ -57,7 +62,12 @@ class Query:
         """Whether every record matching ``self`` also matches ``previous``."""
         if len(self.terms) < len(previous.terms):
             return False
-        terms_ok = all(old in new for old, new in zip(previous.terms, self.terms))
+        # A term that grows to MIN_ROOT_TERM characters starts searching root causes too,
+        # so it can match records the shorter one did not.
+        terms_ok = all(
+            old in new and (len(old) >= MIN_ROOT_TERM or len(new) < MIN_ROOT_TERM)
+            for old, new in zip(previous.terms, self.terms)
+        )
         quals_ok = all(
             getattr(self, name).startswith(getattr(previous, name)) for name in QUALIFIERS
         )
@@ -71,6 +81,7 @@ class SearchResult:
     query: str
     indices: list[int]
     fuzzy: bool = False
+    partial: bool = False  # the head of a result whose tail is still being searched
     scope_key: tuple = field(default=(), repr=False)
 
 
@@ -83,12 +94,12 @@ class SearchIndex:
         gc.disable()  # hundreds of thousands of new strings, no cycles: collections only rescan
         try:
             self.signatures = [r.signature.lower() for r in self.records]
-            self.ids = [r.id.lower() for r in self.records]
-            self.extras = [" ".join([*r.aliases, *r.tags]).lower() for r in self.records]
-            self.haystacks = [
-                "\n".join((s, i, e, r.root_cause.lower()))
-                for s, i, e, r in zip(self.signatures, self.ids, self.extras, self.records)
+            # What every term is looked for in, and what terms of MIN_ROOT_TERM+ also search.
+            self.short = [
+                "\n".join((s, r.id.lower(), " ".join([*r.aliases, *r.tags]).lower()))
+                for s, r in zip(self.signatures, self.records)
             ]
+            self.full = [f"{h}\n{r.root_cause.lower()}" for h, r in zip(self.short, self.records)]
             # Few distinct values: one shared string each, not one per record.
             self.domains = [intern(r.domain.lower()) for r in self.records]
             self.categories = [intern(r.category.lower()) for r in self.records]
@@ -99,8 +110,18 @@ class SearchIndex:
         self._fuzzy_choices: list[str] | None = None
         self._last: tuple[Query, tuple, SearchResult] | None = None
 
-    def search(self, text: str, domain: str | None = None, category: str | None = None) -> SearchResult:
-        """Records matching ``text`` within the facet (``domain``, ``category``), best first."""
+    def search(self, text: str, domain: str | None = None, category: str | None = None,
+               on_partial: Callable[[SearchResult], None] | None = None,
+               should_stop: Callable[[], bool] | None = None) -> SearchResult:
+        """Records matching ``text`` within the facet (``domain``, ``category``), best first.
+
+        Records whose signature, id, aliases or tags hold every term rank above those that
+        need the root cause. That first group is the slow search's head: with
+        ``on_partial``, it is handed over (``partial=True``) before the root causes are
+        searched, so a caller can show the top rows at once; the rows only grow after it.
+        ``should_stop`` (checked between chunks of the slow part) abandons a search that a
+        newer keystroke made pointless; the partial result it returns is not reused.
+        """
         query = Query.parse(text)
         scope_key = (domain, category)
         previous = self._last
@@ -109,8 +130,9 @@ class SearchIndex:
         else:
             candidates = self._facet(domain, category)
         candidates = self._qualify(candidates, query)
-        result = self._filter(text, query, candidates, scope_key)
-        self._last = (query, scope_key, result)
+        result = self._filter(text, query, candidates, scope_key, on_partial, should_stop)
+        if not result.partial:
+            self._last = (query, scope_key, result)
         return result
 
     # -- steps ---------------------------------------------------------------------------
@@ -136,19 +158,41 @@ class SearchIndex:
             candidates = [i for i in candidates if any(t.startswith(query.tag) for t in self.tags[i])]
         return candidates
 
-    def _filter(self, text: str, query: Query, candidates: list[int], scope_key: tuple) -> SearchResult:
+    def _filter(self, text: str, query: Query, candidates: list[int], scope_key: tuple,
+                on_partial: Callable[[SearchResult], None] | None = None,
+                should_stop: Callable[[], bool] | None = None) -> SearchResult:
         if not query.terms:
             return SearchResult(text, sorted(candidates), scope_key=scope_key)
-        hay = self.haystacks
-        found = candidates
-        for term in query.terms:
-            found = [i for i in found if term in hay[i]]
-        if found:
-            return SearchResult(text, self._rank(found, query.terms), scope_key=scope_key)
+        short, full = self.short, self.full
+        head = candidates
+        for term in query.terms:  # every term in signature, id, aliases or tags
+            head = [i for i in head if term in short[i]]
+        long_terms = [term for term in query.terms if len(term) >= MIN_ROOT_TERM]
+        ranked = self._rank(head, query.terms)
+        if not long_terms:
+            tail: list[int] = []
+        else:
+            if on_partial is not None and ranked:
+                on_partial(SearchResult(text, ranked, scope_key=scope_key, partial=True))
+            in_head = set(head)
+            tail = []
+            for start in range(0, len(candidates), TAIL_CHUNK):
+                if should_stop is not None and should_stop():
+                    return SearchResult(text, ranked, scope_key=scope_key, partial=True)
+                chunk = [i for i in candidates[start:start + TAIL_CHUNK] if i not in in_head]
+                for term in query.terms:  # the rest, with long terms also in root causes
+                    hay = full if len(term) >= MIN_ROOT_TERM else short
+                    chunk = [i for i in chunk if term in hay[i]]
+                tail += chunk
+            tail = self._rank(tail, query.terms)
+        if ranked or tail:
+            return SearchResult(text, ranked + tail, scope_key=scope_key)
         return SearchResult(text, self._fuzzy(candidates, " ".join(query.terms)), fuzzy=True, scope_key=scope_key)
 
     def _rank(self, found: list[int], terms: tuple[str, ...]) -> list[int]:
         found = sorted(found)
+        if all(len(term) < 2 for term in terms):
+            return found  # one letter says nothing about relevance: keep the stable order
         sigs = self.signatures
         if len(found) > FULL_RANK_LIMIT:
             # Records whose signature holds every term first, the rest after: two flat passes
@@ -166,7 +210,7 @@ class SearchIndex:
         return sorted(found, key=lambda i: -self._score(i, terms))
 
     def _score(self, index: int, terms: tuple[str, ...]) -> float:
-        sig, rid, extra = self.signatures[index], self.ids[index], self.extras[index]
+        sig, short = self.signatures[index], self.short[index]
         total = 0.0
         for term in terms:
             pos = sig.find(term)
@@ -174,11 +218,9 @@ class SearchIndex:
                 total += 4
             elif pos > 0:
                 total += 3 if not sig[pos - 1].isalnum() else 2
-            elif term in rid:
-                total += 2.5
-            elif term in extra:
-                total += 1.5
-            else:
+            elif term in short:  # id, aliases, tags
+                total += 2
+            else:  # root cause
                 total += 0.5
         return total
 

@@ -25,6 +25,8 @@ from ..widgets.record_list import RecordList
 
 #: Detail updates closer together than this (seconds) are merged into one.
 DETAIL_COALESCE = 0.08
+#: After a keystroke in the filter, the detail follows the top row once typing pauses.
+DETAIL_AFTER_TYPING = 0.15
 
 
 @dataclass
@@ -108,9 +110,14 @@ class BrowserScreen(RecordScreenMixin, Screen[None]):
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, name="search")
     def _search(self, text: str, facet: Facet, keep_id: str | None, serial: int) -> None:
-        result = self.app.index.search(text, *facet)
-        if not get_current_worker().is_cancelled and serial == self._search_serial:
-            self.post_message(SearchDone(result, facet, keep_id))
+        worker = get_current_worker()
+
+        def post(result: SearchResult) -> None:
+            if not worker.is_cancelled and serial == self._search_serial:
+                self.post_message(SearchDone(result, facet, keep_id))
+
+        post(self.app.index.search(text, *facet, on_partial=post,
+                                   should_stop=lambda: worker.is_cancelled or serial != self._search_serial))
 
     @on(SearchDone)
     def _search_done(self, message: SearchDone) -> None:
@@ -118,7 +125,10 @@ class BrowserScreen(RecordScreenMixin, Screen[None]):
         if message.result.query != current or message.facet != self.facet:
             return  # a newer keystroke or facet is on its way
         record_list = self.query_one(RecordList)
-        record_list.set_rows(self.app.kb.records, message.result.indices, current, keep_id=message.keep_id)
+        keep_id = message.keep_id
+        if keep_id is None and record_list.filter_text == current and record_list.current is not None:
+            keep_id = record_list.current.id  # the rest of a result whose head is shown
+        record_list.set_rows(self.app.kb.records, message.result.indices, current, keep_id=keep_id)
 
         self.query_one(StatusHeader).shown = record_list.row_count
         self.query_one(StatusHeader).fuzzy = message.result.fuzzy
@@ -137,7 +147,15 @@ class BrowserScreen(RecordScreenMixin, Screen[None]):
         else:
             self.history = [event.record_id]
             self.history_at = 0
-        self._queue_detail(event.record_id)
+        if event.by_filter:
+            # While the user types, the top row changes with every key: show its detail once
+            # they pause, so keystrokes only pay for the list.
+            self._detail_pending = event.record_id
+            if self._detail_timer is not None:
+                self._detail_timer.stop()
+            self._detail_timer = self.set_timer(DETAIL_AFTER_TYPING, self._flush_detail)
+        else:
+            self._queue_detail(event.record_id)
 
     def _queue_detail(self, record_id: str) -> None:
         """Show ``record_id`` in the detail now, or, while the cursor races (a held key),

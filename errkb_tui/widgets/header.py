@@ -22,6 +22,8 @@ class StatusHeader(Widget):
     """How many records the list shows."""
     fuzzy: reactive[bool] = reactive(False)
     """Whether the list holds typo-tolerant (fuzzy) results."""
+    records_read: reactive[int] = reactive(0)
+    """Records read so far while the KB loads."""
     watching: reactive[bool] = reactive(False)
     """Whether the clipboard watcher is on."""
 
@@ -31,6 +33,8 @@ class StatusHeader(Widget):
         kb = self.kb
         if kb is None:
             text.append("  loading the knowledge base…", style="italic")
+            if self.records_read:
+                text.append(f" {self.records_read:,} records read", style="italic")
             return text
         extra = sum(1 for s in kb.sources if s.label != "bundled")
         text.append(f"  {'bundled KB' if any(s.label == 'bundled' for s in kb.sources) else 'KB'}")

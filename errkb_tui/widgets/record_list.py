@@ -74,6 +74,7 @@ class RecordList(ScrollView, can_focus=True):
 
         record_list: RecordList
         record_id: str | None
+        by_filter: bool = False  # the rows changed under the cursor (typing), not a move
 
         def can_replace(self, message: Message) -> bool:
             return isinstance(message, RecordList.Highlighted)
@@ -91,6 +92,7 @@ class RecordList(ScrollView, can_focus=True):
         self._order: Sequence[int] = ()
         self._query = ""
         self._cache: dict[tuple, Strip] = {}
+        self._by_filter = False
 
     # -- data ----------------------------------------------------------------------------
 
@@ -106,7 +108,11 @@ class RecordList(ScrollView, can_focus=True):
         if keep_id is not None:
             position = self.position_of(keep_id)
             position = 0 if position is None else position
-        self.cursor = position
+        self._by_filter = True
+        try:
+            self.cursor = position
+        finally:
+            self._by_filter = False
         self.refresh()
 
     def position_of(self, record_id: str) -> int | None:
@@ -115,6 +121,11 @@ class RecordList(ScrollView, can_focus=True):
             if self._records[index].id == record_id:
                 return row
         return None
+
+    @property
+    def filter_text(self) -> str:
+        """The filter text the rows were found for."""
+        return self._query
 
     @property
     def row_count(self) -> int:
@@ -138,7 +149,7 @@ class RecordList(ScrollView, can_focus=True):
         self.refresh()
         self.scroll_to_region(Region(0, new * ROW_HEIGHT, 1, ROW_HEIGHT), animate=False, force=True)
         current = self.current
-        self.post_message(self.Highlighted(self, current.id if current else None))
+        self.post_message(self.Highlighted(self, current.id if current else None, self._by_filter))
 
     def _page(self) -> int:
         return max(1, self.scrollable_content_region.height // ROW_HEIGHT - 1)

@@ -30,7 +30,7 @@ async def settle(pilot, app: ErrKBApp) -> None:
         busy = [w for w in app.workers if w.group != "watch"]
         if busy:
             await app.workers.wait_for_complete(busy)
-    await pilot.pause(0.1)  # past the detail pane's coalescing of fast cursor moves
+    await pilot.pause(0.2)  # past the detail pane's coalescing of cursor moves and typing
 
 
 @pytest.fixture

@@ -232,3 +232,24 @@ async def test_odd_sizes_do_not_crash(size):
         await pilot.press("j", "enter", "z", "escape", "question_mark", "escape")
         await settle(pilot, app)
         assert app.is_running
+
+
+async def test_header_counts_records_while_a_large_kb_loads(tmp_path):
+    import json
+
+    from errkb_tui.messages import LoadProgress
+
+    base = {"domain": "big", "category": "c", "signature": "BigError: n", "root_cause": "r"}
+    lines = [json.dumps(dict(base, id=f"big/r{n}", regex=f"BigError: n{n}\\b")) for n in range(4500)]
+    (tmp_path / "big.jsonl").write_text("\n".join(lines))
+    progress: list[int] = []
+    app = build_app(tmp_path)
+
+    def hook(message) -> None:
+        if isinstance(message, LoadProgress):
+            progress.append(message.count)
+
+    async with app.run_test(size=(120, 36), message_hook=hook) as pilot:
+        await settle(pilot, app)
+        assert 2000 in progress and 4000 in progress
+        assert app.browser.query_one(StatusHeader).shown == 4500
