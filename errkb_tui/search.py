@@ -58,14 +58,17 @@ class Query:
                 terms.append(token)
         return cls(tuple(terms), **quals)
 
-    def narrows(self, previous: Query) -> bool:
-        """Whether every record matching ``self`` also matches ``previous``."""
+    def narrows(self, previous: Query, visible_only: bool = False) -> bool:
+        """Whether every record matching ``self`` also matches ``previous``.
+
+        With ``visible_only``, for matches in signatures, ids, aliases and tags alone.
+        """
         if len(self.terms) < len(previous.terms):
             return False
         # A term that grows to MIN_ROOT_TERM characters starts searching root causes too,
         # so it can match records the shorter one did not.
         terms_ok = all(
-            old in new and (len(old) >= MIN_ROOT_TERM or len(new) < MIN_ROOT_TERM)
+            old in new and (visible_only or len(old) >= MIN_ROOT_TERM or len(new) < MIN_ROOT_TERM)
             for old, new in zip(previous.terms, self.terms)
         )
         quals_ok = all(
@@ -82,6 +85,9 @@ class SearchResult:
     indices: list[int]
     fuzzy: bool = False
     partial: bool = False  # the head of a result whose tail is still being searched
+    #: Every record a longer query could match (a superset of ``indices`` when a search was
+    #: stopped early); None: ``indices`` itself.
+    pool: list[int] | None = field(default=None, repr=False)
     scope_key: tuple = field(default=(), repr=False)
 
 
@@ -125,14 +131,21 @@ class SearchIndex:
         query = Query.parse(text)
         scope_key = (domain, category)
         previous = self._last
-        if previous and previous[1] == scope_key and not previous[2].fuzzy and query.narrows(previous[0]):
-            candidates = previous[2].indices  # a longer query only searches these
-        else:
-            candidates = self._facet(domain, category)
-        candidates = self._qualify(candidates, query)
-        result = self._filter(text, query, candidates, scope_key, on_partial, should_stop)
-        if not result.partial:
-            self._last = (query, scope_key, result)
+        head_pool = tail_pool = None
+        if previous and previous[1] == scope_key and not previous[2].fuzzy:
+            last = previous[2]
+            pool = last.indices if last.pool is None else last.pool
+            if query.narrows(previous[0]):
+                head_pool = tail_pool = pool  # a longer query searches only these
+            elif query.narrows(previous[0], visible_only=True):
+                head_pool = pool  # a term just reached MIN_ROOT_TERM: only root causes are new
+        facet = None
+        if head_pool is None or tail_pool is None:
+            facet = self._facet(domain, category)
+        head_pool = self._qualify(facet if head_pool is None else head_pool, query)
+        tail_pool = self._qualify(facet if tail_pool is None else tail_pool, query)
+        result = self._filter(text, query, head_pool, tail_pool, scope_key, on_partial, should_stop)
+        self._last = (query, scope_key, result)
         return result
 
     # -- steps ---------------------------------------------------------------------------
@@ -158,13 +171,15 @@ class SearchIndex:
             candidates = [i for i in candidates if any(t.startswith(query.tag) for t in self.tags[i])]
         return candidates
 
-    def _filter(self, text: str, query: Query, candidates: list[int], scope_key: tuple,
-                on_partial: Callable[[SearchResult], None] | None = None,
+    def _filter(self, text: str, query: Query, head_pool: list[int], candidates: list[int],
+                scope_key: tuple, on_partial: Callable[[SearchResult], None] | None = None,
                 should_stop: Callable[[], bool] | None = None) -> SearchResult:
+        """``head_pool`` holds every record that can match in visible text, ``candidates``
+        every record that can match at all."""
         if not query.terms:
             return SearchResult(text, sorted(candidates), scope_key=scope_key)
         short, full = self.short, self.full
-        head = candidates
+        head = head_pool
         for term in query.terms:  # every term in signature, id, aliases or tags
             head = [i for i in head if term in short[i]]
         long_terms = [term for term in query.terms if len(term) >= MIN_ROOT_TERM]
@@ -178,7 +193,10 @@ class SearchIndex:
             tail = []
             for start in range(0, len(candidates), TAIL_CHUNK):
                 if should_stop is not None and should_stop():
-                    return SearchResult(text, ranked, scope_key=scope_key, partial=True)
+                    # What was not searched yet may still match: keep it for the next query.
+                    rest = [i for i in candidates[start:] if i not in in_head]
+                    return SearchResult(text, ranked, scope_key=scope_key, partial=True,
+                                        pool=sorted([*head, *tail, *rest]))
                 chunk = [i for i in candidates[start:start + TAIL_CHUNK] if i not in in_head]
                 for term in query.terms:  # the rest, with long terms also in root causes
                     hay = full if len(term) >= MIN_ROOT_TERM else short

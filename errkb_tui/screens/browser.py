@@ -25,6 +25,9 @@ from ..widgets.record_list import RecordList
 
 #: Detail updates closer together than this (seconds) are merged into one.
 DETAIL_COALESCE = 0.08
+#: KBs up to this size are searched on the event loop (a search takes a few ms at most);
+#: larger ones in a worker thread, so the UI never waits for one.
+INLINE_SEARCH_RECORDS = 20_000
 #: After a keystroke in the filter, the detail follows the top row once typing pauses.
 DETAIL_AFTER_TYPING = 0.15
 
@@ -106,7 +109,12 @@ class BrowserScreen(RecordScreenMixin, Screen[None]):
         if self.app.index is None:
             return
         self._search_serial += 1
-        self._search(self.query_one("#filter", Input).value, self.facet, keep_id, self._search_serial)
+        text = self.query_one("#filter", Input).value
+        if len(self.app.index.records) <= INLINE_SEARCH_RECORDS:
+            # A few milliseconds at most: a worker thread's hand-offs would cost more.
+            self.post_message(SearchDone(self.app.index.search(text, *self.facet), self.facet, keep_id))
+        else:
+            self._search(text, self.facet, keep_id, self._search_serial)
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, name="search")
     def _search(self, text: str, facet: Facet, keep_id: str | None, serial: int) -> None:

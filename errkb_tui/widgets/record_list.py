@@ -3,6 +3,11 @@
 Each record takes two lines: its signature (with the query's matches highlighted) and a
 dim line with id, domain/category and fix success rate. Setting a new order is O(1) for
 the widget; cost is proportional to the visible rows, not to the number of records.
+
+It keeps its own scroll position and draws its own scrollbar instead of being a
+ScrollView: a ScrollView's virtual size is a layout property, so every new result count
+(every keystroke) would re-lay out and repaint the whole screen. Here a new result set
+repaints only the list.
 """
 
 from __future__ import annotations
@@ -14,11 +19,10 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from ..model import Record
 from ..search import highlight_spans
@@ -27,7 +31,7 @@ from ..text import cell_truncate, plain
 ROW_HEIGHT = 2
 
 
-class RecordList(ScrollView, can_focus=True):
+class RecordList(Widget, can_focus=True):
     """The filtered records, two lines each, with a cursor."""
 
     BINDINGS = [
@@ -49,6 +53,8 @@ class RecordList(ScrollView, can_focus=True):
         "record-list--rate-good",
         "record-list--rate-mid",
         "record-list--rate-bad",
+        "record-list--scrollbar",
+        "record-list--scrollbar-thumb",
     }
 
     DEFAULT_CSS = """
@@ -62,6 +68,8 @@ class RecordList(ScrollView, can_focus=True):
         & > .record-list--rate-good { color: $success; }
         & > .record-list--rate-mid { color: $warning; }
         & > .record-list--rate-bad { color: $error; }
+        & > .record-list--scrollbar { color: $scrollbar-background; }
+        & > .record-list--scrollbar-thumb { color: $scrollbar; }
     }
     """
 
@@ -93,6 +101,7 @@ class RecordList(ScrollView, can_focus=True):
         self._query = ""
         self._cache: dict[tuple, Strip] = {}
         self._by_filter = False
+        self._top = 0  # first row on screen
 
     # -- data ----------------------------------------------------------------------------
 
@@ -103,7 +112,7 @@ class RecordList(ScrollView, can_focus=True):
         self._order = order
         self._query = query
         self._cache.clear()
-        self.virtual_size = Size(self.size.width, len(order) * ROW_HEIGHT)
+        self._top = 0
         position = 0
         if keep_id is not None:
             position = self.position_of(keep_id)
@@ -146,13 +155,36 @@ class RecordList(ScrollView, can_focus=True):
 
     def watch_cursor(self, old: int, new: int) -> None:
         self._cache.clear()
+        visible = self._visible_rows()
+        if new < self._top:
+            self._top = new
+        elif new >= self._top + visible:
+            self._top = new - visible + 1
         self.refresh()
-        self.scroll_to_region(Region(0, new * ROW_HEIGHT, 1, ROW_HEIGHT), animate=False, force=True)
         current = self.current
         self.post_message(self.Highlighted(self, current.id if current else None, self._by_filter))
 
+    def _visible_rows(self) -> int:
+        return max(1, self.size.height // ROW_HEIGHT)
+
     def _page(self) -> int:
-        return max(1, self.scrollable_content_region.height // ROW_HEIGHT - 1)
+        return max(1, self._visible_rows() - 1)
+
+    def scroll_rows(self, rows: int) -> None:
+        """Scroll the view by ``rows`` records without moving the cursor."""
+        top = max(0, min(self._top + rows, len(self._order) - self._visible_rows()))
+        if top != self._top:
+            self._top = top
+            self._cache.clear()
+            self.refresh()
+
+    def _on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self.scroll_rows(3)
+
+    def _on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self.scroll_rows(-3)
 
     def action_cursor_up(self) -> None:
         self.cursor -= 1
@@ -178,7 +210,7 @@ class RecordList(ScrollView, can_focus=True):
             self.post_message(self.Selected(self, current.id))
 
     def _on_click(self, event: events.Click) -> None:
-        row = (event.y + self.scroll_offset.y) // ROW_HEIGHT
+        row = self._top + event.y // ROW_HEIGHT
         if 0 <= row < len(self._order):
             if row == self.cursor and event.chain >= 2:
                 self.action_select()
@@ -194,7 +226,9 @@ class RecordList(ScrollView, can_focus=True):
 
     def on_resize(self) -> None:
         self._cache.clear()
-        self.virtual_size = Size(self.size.width, len(self._order) * ROW_HEIGHT)
+        self._top = max(0, min(self._top, self.cursor))
+        if self.cursor >= self._top + self._visible_rows():
+            self._top = self.cursor - self._visible_rows() + 1
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -203,22 +237,36 @@ class RecordList(ScrollView, can_focus=True):
     # -- rendering -----------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        line = y + scroll_y
-        row, part = divmod(line, ROW_HEIGHT)
-        width = self.scrollable_content_region.width
+        width = self.size.width
+        bar = 1 if len(self._order) > self._visible_rows() else 0
+        inner = width - bar
+        row, part = divmod(y, ROW_HEIGHT)
+        row += self._top
         if row >= len(self._order):
-            return Strip.blank(width, self.rich_style)
-        selected = row == self.cursor
-        key = (row, part, width, selected, self.has_focus)
-        strip = self._cache.get(key)
-        if strip is None:
-            record = self._records[self._order[row]]
-            strip = self._render_row(record, part, width, selected)
-            if len(self._cache) > 400:
-                self._cache.clear()
-            self._cache[key] = strip
-        return strip.crop(scroll_x, scroll_x + width)
+            strip = Strip.blank(inner, self.rich_style)
+        else:
+            selected = row == self.cursor
+            key = (row, part, inner, selected, self.has_focus)
+            strip = self._cache.get(key)
+            if strip is None:
+                record = self._records[self._order[row]]
+                strip = self._render_row(record, part, inner, selected)
+                if len(self._cache) > 400:
+                    self._cache.clear()
+                self._cache[key] = strip
+        if bar:
+            strip = Strip.join([strip, Strip([self._scrollbar_cell(y)])])
+        return strip
+
+    def _scrollbar_cell(self, y: int) -> Segment:
+        """One cell of the scrollbar: the thumb shows which part of the rows is on screen."""
+        height = self.size.height
+        total = len(self._order)
+        visible = self._visible_rows()
+        thumb = max(1, round(height * visible / total))
+        start = round((height - thumb) * self._top / max(1, total - visible))
+        name = "record-list--scrollbar-thumb" if start <= y < start + thumb else "record-list--scrollbar"
+        return Segment("▐", self.rich_style + self.get_component_rich_style(name))
 
     def _render_row(self, record: Record, part: int, width: int, selected: bool) -> Strip:
         base = self.rich_style
