@@ -20,6 +20,7 @@ from textual.worker import Worker, WorkerState
 from .clipboard import GuardedClipboard, PyperclipBackend
 from .commands import ErrKBCommands
 from .kb import KB, Source, load_kb
+from .kbcache import default_cache_dir
 from .match import Matcher
 from .messages import KBLoaded, LoadProgress
 from .screens.browser import BrowserScreen
@@ -83,7 +84,8 @@ class ErrKBApp(WatcherMixin, App[None]):
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
     def _load(self) -> None:
-        kb = load_kb(self.sources, progress=lambda count: self.post_message(LoadProgress(count)))
+        kb = load_kb(self.sources, progress=lambda count: self.post_message(LoadProgress(count)),
+                     cache_dir=default_cache_dir())
         index = SearchIndex(kb.records)
         self.post_message(KBLoaded(kb, index))
 

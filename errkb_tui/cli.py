@@ -61,7 +61,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _load(args: argparse.Namespace) -> KB:
-    return load_kb(default_sources(args.data, bundled=not args.no_bundled))
+    from .kbcache import default_cache_dir
+
+    return load_kb(default_sources(args.data, bundled=not args.no_bundled), cache_dir=default_cache_dir())
 
 
 def cmd_match(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import ValidationError
 
@@ -55,8 +55,7 @@ class Problem:
         return f"{self.location()}: {self.severity}: {self.record_id or '-'}: {self.field or '-'}: {message}"
 
 
-@dataclass(frozen=True)
-class Origin:
+class Origin(NamedTuple):
     """Where a record was read: file, and line (``.jsonl``) or index (a list file)."""
 
     file: str
@@ -98,6 +97,7 @@ class KB:
     sources: list[Source] = field(default_factory=list)
     source_of: dict[str, int] = field(default_factory=dict)  # record id -> index in sources
     full: dict[str, Record] = field(default_factory=dict, repr=False)  # id -> full record, if kept
+    presorted: bool = field(default=False, repr=False)  # records already in (domain, category, id) order
 
     def __post_init__(self) -> None:
         summaries = []
@@ -112,7 +112,9 @@ class KB:
 
     def reindex(self) -> None:
         """Sort records (domain, category, id) and rebuild the indexes."""
-        self.records.sort(key=lambda r: (r.domain, r.category, r.id))
+        if not self.presorted:
+            self.records.sort(key=lambda r: (r.domain, r.category, r.id))
+        self.presorted = False
         self.by_id: dict[str, RecordSummary] = {r.id: r for r in self.records}
         self.domain_counts: Counter[str] = Counter(r.domain for r in self.records)
         self.category_counts: dict[str, Counter[str]] = {}
@@ -205,19 +207,32 @@ GC_FREEZE_RECORDS = 5000
 PROGRESS_EVERY = 2000
 
 
-def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None = None) -> KB:
+def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None = None,
+            cache_dir: Path | None = None) -> KB:
     """Load every source; never raises for bad input.
 
     ``progress``, if given, is called with the number of valid records read so far, every
     ``PROGRESS_EVERY`` records and once at the end (from the loading thread).
+    ``cache_dir``, if given, keeps what a large KB loaded to (see :mod:`errkb_tui.kbcache`):
+    the next load of the same, unchanged files reads that instead of every file.
     """
+    from . import kbcache
+
     loader = _Loader(progress)
     gc_was_enabled = gc.isenabled()
     gc.disable()  # loading makes millions of objects and no garbage cycles: collections only rescan them
     try:
-        for source in sources:
-            loader.load_source(source)
-        kb = loader.finish()
+        plan = [loader.plan(source) for source in sources]
+        key = kbcache.fingerprint(plan) if cache_dir is not None else None
+        kb = kbcache.read(cache_dir, key, loader.sources) if key is not None else None
+        if kb is None:
+            for index, (_source, files) in enumerate(plan):
+                loader.load_files(index, files)
+            kb = loader.finish()
+            if key is not None:
+                kbcache.write(cache_dir, key, kb)
+        else:
+            loader.count = len(kb.records)
         if len(kb.records) >= GC_FREEZE_RECORDS:
             gc.freeze()  # before re-enabling: else the first collection rescans the whole KB
     finally:
@@ -254,20 +269,26 @@ class _Loader:
         if self._report:
             self.problems.append(Problem(severity, str(file), message, **where))
 
-    def load_source(self, source: Source) -> None:
+    def plan(self, source: Source) -> tuple[Source, list[Path]]:
+        """The KB files of ``source`` (walking folders); problems found on the way are kept."""
         self.sources.append(source)
         self._report = source.report
         path = source.path
+        files: list[Path] = []
         if path.is_dir():
             files = list(self._walk(path))
             if not files:
                 self.problem("warning", path, "directory holds no .json or .jsonl files")
-            for file in files:
-                self.load_file(file, len(self.sources) - 1)
         elif path.exists():
-            self.load_file(path, len(self.sources) - 1)
+            files = [path]
         else:
             self.problem("error", path, f"{source.label} path does not exist")
+        return source, files
+
+    def load_files(self, source_index: int, files: list[Path]) -> None:
+        self._report = self.sources[source_index].report
+        for file in files:
+            self.load_file(file, source_index)
 
     def _walk(self, root: Path) -> Iterator[Path]:
         """KB files below ``root`` in sorted order, following links, stopping at loops."""

@@ -1,0 +1,95 @@
+"""An on-disk cache of what a large KB loaded to, for a fast second start.
+
+The cache holds the record summaries, where each record came from, and the problems found;
+full records are read back from the KB files on demand, as for any large KB. It is keyed
+on every KB file's path, size and modification time (and the sources' order), so changing,
+adding or removing any file means a normal load. It uses ``marshal`` (plain values only:
+no code runs when it is read) and is written atomically; a cache that cannot be read or
+written is ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import tempfile
+from pathlib import Path
+
+from . import __version__
+from .kb import KB, Origin, Problem, Source
+from .model import RecordSummary
+
+#: Below this much KB text a normal load is fast enough (about 0.1 s); no cache is kept.
+MIN_CACHED_BYTES = 4 * 1024 * 1024
+FORMAT = 1
+
+
+def default_cache_dir(environ: dict[str, str] | None = None) -> Path:
+    """``$XDG_CACHE_HOME/errkb-tui``, or ``~/.cache/errkb-tui``."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "errkb-tui"
+
+
+def fingerprint(plan: list[tuple[Source, list[Path]]]) -> str | None:
+    """A key for these sources and files as they are now; None if too small to cache."""
+    parts = [f"{FORMAT}|{__version__}"]
+    total = 0
+    for source, files in plan:
+        parts.append(f"S|{source.path}|{source.label}|{source.report}")
+        for file in files:
+            try:
+                stat = file.stat()
+            except OSError:
+                return None  # a file that cannot be read: load normally, reporting it
+            total += stat.st_size
+            parts.append(f"F|{file}|{stat.st_size}|{stat.st_mtime_ns}")
+    if total < MIN_CACHED_BYTES:
+        return None
+    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _path(cache_dir: Path, key: str) -> Path:
+    return cache_dir / f"kb-{key[:32]}.marshal"
+
+
+def write(cache_dir: Path, key: str, kb: KB) -> None:
+    """Store ``kb`` under ``key``; failures are ignored (the cache is only an optimisation)."""
+    data = (
+        FORMAT,
+        key,
+        [(r.id, r.domain, r.category, r.signature, r.regex, r.aliases, r.tags, r.root_cause,
+          r.fix_success_rate) for r in kb.records],
+        [(rid, o.file, o.line, o.index, o.offset) for rid, o in kb.origins.items()],
+        list(kb.source_of.items()),
+        [(p.severity, p.file, p.message, p.line, p.index, p.record_id, p.field) for p in kb.problems],
+    )
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        for old in cache_dir.glob("kb-*.marshal"):  # one cache per set of sources is enough
+            if old.stat().st_size > MIN_CACHED_BYTES and old != _path(cache_dir, key):
+                old.unlink(missing_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=cache_dir, suffix=".tmp")
+        with os.fdopen(handle, "wb") as out:
+            marshal.dump(data, out)
+        os.replace(temporary, _path(cache_dir, key))
+    except (OSError, ValueError):
+        return
+
+
+def read(cache_dir: Path, key: str, sources: list[Source]) -> KB | None:
+    """The KB stored under ``key``, or None (missing, stale, or unreadable)."""
+    try:
+        with open(_path(cache_dir, key), "rb") as handle:
+            data = marshal.load(handle)
+        version, stored_key, records, origins, source_of, problems = data
+        if version != FORMAT or stored_key != key:
+            return None
+        summaries = [RecordSummary(*fields) for fields in records]
+        origin_map = {rid: Origin(*rest) for rid, *rest in origins}
+        problem_list = [Problem(sev, file, msg, line, index, rid, field)
+                        for sev, file, msg, line, index, rid, field in problems]
+        return KB(summaries, problem_list, origin_map, list(sources), dict(source_of), presorted=True)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None

@@ -1,0 +1,83 @@
+"""The on-disk cache of a large KB: a second load reads it; any change to a file misses it."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import errkb_tui.kb as kb_module
+import errkb_tui.kbcache as kbcache
+from errkb_tui.kb import Source, load_kb
+
+SEED = json.loads((Path(__file__).parent.parent / "fixtures" / "kb" / "pytorch" / "ddp-bucket-view-error.json").read_text())
+
+
+@pytest.fixture
+def small_cache(monkeypatch):
+    monkeypatch.setattr(kbcache, "MIN_CACHED_BYTES", 0)
+    monkeypatch.setattr(kb_module, "KEEP_FULL_RECORDS", 1)
+
+
+def write_kb(folder: Path, count: int, tag: str = "") -> None:
+    lines = [json.dumps(dict(SEED, id=f"big/r{n}", domain="big", signature=f"BigError {n}{tag}",
+                             regex=f"BigError {n}\\b")) for n in range(count)]
+    lines.append('{"id": "broken"')
+    (folder / "kb.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def summaries(kb):
+    return [(r.id, r.signature, r.regex, r.fix_success_rate) for r in kb.records]
+
+
+def test_second_load_reads_the_cache_and_gives_the_same_kb(tmp_path, small_cache, monkeypatch):
+    data, cache = tmp_path / "kb", tmp_path / "cache"
+    data.mkdir()
+    write_kb(data, 5)
+    first = load_kb([Source(data, "--data")], cache_dir=cache)
+    assert len(list(cache.glob("kb-*.marshal"))) == 1
+
+    def no_file_reads(*args, **kwargs):
+        raise AssertionError("a cached load must not parse KB files")
+
+    monkeypatch.setattr(kb_module._Loader, "load_file", no_file_reads)
+    second = load_kb([Source(data, "--data")], cache_dir=cache)
+    assert summaries(second) == summaries(first)
+    assert second.problems == first.problems and second.problems  # the broken line is still reported
+    assert second.get("big/r3").signature == "BigError 3"  # full records read back from the file
+
+
+def test_changing_a_file_misses_the_cache(tmp_path, small_cache):
+    data, cache = tmp_path / "kb", tmp_path / "cache"
+    data.mkdir()
+    write_kb(data, 3)
+    load_kb([Source(data, "--data")], cache_dir=cache)
+    write_kb(data, 4, tag=" changed")
+    stat = (data / "kb.jsonl").stat()
+    os.utime(data / "kb.jsonl", ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    kb = load_kb([Source(data, "--data")], cache_dir=cache)
+    assert [r.signature for r in kb.records][-1].endswith("changed")
+    assert len(kb.records) == 4
+
+
+def test_a_corrupt_or_unwritable_cache_is_ignored(tmp_path, small_cache):
+    data, cache = tmp_path / "kb", tmp_path / "cache"
+    data.mkdir()
+    write_kb(data, 2)
+    load_kb([Source(data, "--data")], cache_dir=cache)
+    for file in cache.glob("kb-*.marshal"):
+        file.write_bytes(b"\x00garbage")
+    assert len(load_kb([Source(data, "--data")], cache_dir=cache).records) == 2
+    blocked = tmp_path / "not-a-dir"
+    blocked.write_text("a file where the cache folder should be")
+    assert len(load_kb([Source(data, "--data")], cache_dir=blocked).records) == 2
+
+
+def test_small_kbs_are_not_cached(tmp_path):
+    data, cache = tmp_path / "kb", tmp_path / "cache"
+    data.mkdir()
+    write_kb(data, 2)
+    load_kb([Source(data, "--data")], cache_dir=cache)
+    assert not cache.exists()
