@@ -467,9 +467,9 @@ class _Loader:
             self.full[record.id] = record
         elif self.full:
             self.full.clear()  # too many to keep: every full record is read back on demand
-        edges = record.transition_graph.edges()
-        if edges:
-            self.links[record.id] = edges
+        graph = record.transition_graph
+        if graph.leads_to or graph.preceded_by or graph.frequently_confused_with:
+            self.links[record.id] = graph.edges()
         else:
             self.links.pop(record.id, None)
         self.origins[record.id] = Origin(self._file_name(file), line, index, offset)

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
+#: A run of plain characters (no regex syntax), counted in one step.
+_PLAIN_RUN = re.compile(r"[^\\\[\](){}|.^$*+?]+")
+
 
 def literal_length(pattern: str) -> int:
     """How many characters every match of ``pattern`` must contain literally.
@@ -25,6 +30,12 @@ def _literals(p: str, i: int) -> tuple[int, int]:
             i += 1
             continue
         atom = 1
+        run = _PLAIN_RUN.match(p, i)
+        if run is not None and run.end() - i > 1:
+            # All but the last character of a run are fixed; the last may carry a quantifier.
+            branches[-1] += run.end() - i - 1
+            i = run.end() - 1
+            c = p[i]
         if c == "(":
             i += 1
             if p.startswith("?", i):
