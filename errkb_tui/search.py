@@ -99,17 +99,25 @@ class SearchIndex:
         gc_was_enabled = gc.isenabled()
         gc.disable()  # hundreds of thousands of new strings, no cycles: collections only rescan
         try:
-            self.signatures = [r.signature.lower() for r in self.records]
+            records = self.records
+            self.signatures = [r.signature.lower() for r in records]
             # What every term is looked for in, and what terms of MIN_ROOT_TERM+ also search.
             self.short = [
-                "\n".join((s, r.id.lower(), " ".join([*r.aliases, *r.tags]).lower()))
-                for s, r in zip(self.signatures, self.records)
+                f"{r.signature}\n{r.id}\n{' '.join(r.aliases)} {' '.join(r.tags)}".lower() for r in records
             ]
-            self.full = [f"{h}\n{r.root_cause.lower()}" for h, r in zip(self.short, self.records)]
-            # Few distinct values: one shared string each, not one per record.
-            self.domains = [intern(r.domain.lower()) for r in self.records]
-            self.categories = [intern(r.category.lower()) for r in self.records]
-            self.tags = [tuple({t.lower(): None for t in r.tags}) if r.tags else () for r in self.records]
+            self.full = [f"{h}\n{r.root_cause.lower()}" for h, r in zip(self.short, records)]
+            # Few distinct values: one shared lowercase string each, not one per record.
+            lowered: dict[str, str] = {}
+
+            def low(value: str) -> str:
+                found = lowered.get(value)
+                if found is None:
+                    found = lowered[value] = intern(value.lower())
+                return found
+
+            self.domains = [low(r.domain) for r in records]
+            self.categories = [low(r.category) for r in records]
+            self.tags = [tuple(dict.fromkeys(map(low, r.tags))) if r.tags else () for r in records]
         finally:
             if gc_was_enabled:
                 gc.enable()

@@ -156,10 +156,13 @@ class RecordList(Widget, can_focus=True):
     def watch_cursor(self, old: int, new: int) -> None:
         self._cache.clear()
         visible = self._visible_rows()
-        if new < self._top:
-            self._top = new
-        elif new >= self._top + visible:
-            self._top = new - visible + 1
+        if not self._top <= new < self._top + visible:
+            if abs(new - old) >= visible:  # a jump: put the row mid-screen, with context
+                self._top = max(0, min(new - visible // 2, len(self._order) - visible))
+            elif new < self._top:
+                self._top = new
+            else:
+                self._top = new - visible + 1
         self.refresh()
         current = self.current
         self.post_message(self.Highlighted(self, current.id if current else None, self._by_filter))

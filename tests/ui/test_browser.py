@@ -253,3 +253,21 @@ async def test_header_counts_records_while_a_large_kb_loads(tmp_path):
         await settle(pilot, app)
         assert 2000 in progress and 4000 in progress
         assert app.browser.query_one(StatusHeader).shown == 4500
+
+
+async def test_jumping_to_a_far_record_shows_it_with_rows_around_it():
+    from errkb_tui.kb import bundled_data_dir
+
+    app = build_app(bundled_data_dir())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        record_list = app.browser.query_one(RecordList)
+        app.browser.show_record("pytorch/ddp-bucket-view-error")
+        await settle(pilot, app)
+        visible = record_list.size.height // 2
+        row = record_list.cursor
+        assert record_list.current.id == "pytorch/ddp-bucket-view-error"
+        assert record_list._top < row < record_list._top + visible - 1  # not at an edge
+        await pilot.press("pagedown", "pagedown", "home")
+        await settle(pilot, app)
+        assert record_list.cursor == 0 and record_list._top == 0
