@@ -12,6 +12,7 @@ from errkb_tui.clipboard import ClipboardError
 from errkb_tui.widgets.detail import DetailPane
 from errkb_tui.widgets.record_list import RecordList
 
+from ..helpers import FailingBackend
 from ..ui.conftest import build_app, settle
 
 GOOD = json.loads((Path(__file__).parent.parent / "fixtures" / "adversarial" / "good.json").read_text())
@@ -78,16 +79,8 @@ async def test_clipboard_changing_every_10ms_keeps_the_app_responsive():
 
 
 async def test_a_backend_that_always_raises_is_reported_once_and_the_app_goes_on():
-    class Raises:
-        name = "system clipboard"
-
-        def read(self):
-            raise ClipboardError("the system clipboard failed: X server went away")
-
-        def write(self, text):
-            raise ClipboardError("the system clipboard failed: X server went away")
-
-    app = build_app(backend=Raises(), watch=True, interval=0.01)
+    error = ClipboardError("the system clipboard failed: X server went away")
+    app = build_app(backend=FailingBackend(error), watch=True, interval=0.01)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot, app)
         await pilot.pause(1.0)

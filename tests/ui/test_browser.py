@@ -12,6 +12,7 @@ from errkb_tui.widgets.facets import FacetTree
 from errkb_tui.widgets.header import StatusHeader
 from errkb_tui.widgets.record_list import RecordList
 
+from ..helpers import FailingBackend
 from .conftest import build_app, settle
 
 SEED = "pytorch/ddp-bucket-view-error"
@@ -131,16 +132,7 @@ async def test_c_copies_the_focused_workaround():
 
 
 async def test_copy_falls_back_to_osc52_when_the_system_clipboard_fails():
-    class Broken:
-        name = "system clipboard"
-
-        def read(self):
-            raise RuntimeError("no display")
-
-        def write(self, text):
-            raise RuntimeError("no display")
-
-    app = build_app(backend=Broken())
+    app = build_app(backend=FailingBackend(RuntimeError("no display")))
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, app)
         await pilot.press("Y")

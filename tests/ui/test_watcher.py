@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from errkb_tui.screens.picker import PickerScreen
 from errkb_tui.widgets.detail import DetailPane
 from errkb_tui.widgets.header import StatusHeader
 
+from ..helpers import FailingBackend
 from .conftest import build_app, settle
 
 CORPUS = Path(__file__).parent.parent / "corpus"
@@ -80,16 +80,8 @@ async def test_own_copy_does_not_retrigger():
 
 
 async def test_missing_clipboard_tool_turns_watch_off_with_a_message():
-    class NoTool:
-        name = "system clipboard"
-
-        def read(self):
-            raise ClipboardError("no clipboard tool found: install xclip, xsel or wl-clipboard")
-
-        def write(self, text):
-            raise ClipboardError("no clipboard tool found")
-
-    app = build_app(backend=NoTool(), watch=True)
+    error = ClipboardError("no clipboard tool found: install xclip, xsel or wl-clipboard")
+    app = build_app(backend=FailingBackend(error), watch=True)
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, app)
         assert await wait_for(pilot, app, lambda: not app.watching)

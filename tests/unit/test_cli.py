@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import subprocess
@@ -12,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from errkb_tui import __version__
+
+from ..helpers import seed_record, write_json
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = json.loads((ROOT / "data" / "pytorch" / "ddp-bucket-view-error.json").read_text("utf-8"))
@@ -32,16 +33,10 @@ def run(cwd: Path, *args: str, stdin: bytes | None = None) -> subprocess.Complet
 
 
 def acme_record(record_id: str = "acme/thing", **changes) -> dict:
-    data = copy.deepcopy(SEED)
-    data.update(id=record_id, domain=record_id.split("/", 1)[0])
-    data.update(changes)
-    return data
+    return seed_record(record_id, **changes)
 
 
-def write(path: Path, data) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
-    return path
+write = write_json
 
 
 def test_version(tmp_path: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import datetime
 import json
 import os
@@ -14,6 +13,8 @@ from errkb_tui.kb import KB, Problem, Source, bundled_data_dir, default_sources,
 from errkb_tui.lint import lint_kb, lint_record
 from errkb_tui.model import Record
 
+from ..helpers import seed_record, write_json
+
 ROOT = Path(__file__).resolve().parents[2]
 SEED_PATH = ROOT / "data" / "pytorch" / "ddp-bucket-view-error.json"
 SEED = json.loads(SEED_PATH.read_text(encoding="utf-8"))
@@ -21,17 +22,10 @@ SEED = json.loads(SEED_PATH.read_text(encoding="utf-8"))
 
 def record(record_id: str = "acme/good", **changes) -> dict:
     """A full, valid record (the seed) under a new id; ``changes`` override fields."""
-    data = copy.deepcopy(SEED)
-    data["id"] = record_id
-    data["domain"] = record_id.split("/", 1)[0]
-    data.update(changes)
-    return data
+    return seed_record(record_id, **changes)
 
 
-def write(path: Path, data) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
-    return path
+write = write_json
 
 
 def load(*paths: Path) -> KB:

@@ -167,7 +167,7 @@ def test_without_chain_markers_a_specific_earlier_error_beats_a_generic_later_on
 
 @pytest.mark.parametrize("text", [
     f"\x1b[1;31m{DDP_LINE}\x1b[0m",
-    f"\x1b[31mRuntimeError\x1b[0m: \x1b[1mBucketView\x1b[22m has wrong size: expected 2359296, got 1179648.",
+    "\x1b[31mRuntimeError\x1b[0m: \x1b[1mBucketView\x1b[22m has wrong size: expected 2359296, got 1179648.",
     f"\x1b]8;;https://example.org/trace\x07{DDP_LINE}\x1b]8;;\x07",
     f"\x1b]0;train.py — rank 0\x1b\\\x1b[38;5;196m{DDP_LINE}\x1b[m",
     f"\x1b]133;D;1\x07[rank0]: {DDP_LINE}\r\n",
