@@ -226,8 +226,7 @@ def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None
         key = kbcache.fingerprint(plan) if cache_dir is not None else None
         kb = kbcache.read(cache_dir, key, loader.sources) if key is not None else None
         if kb is None:
-            for index, (_source, files) in enumerate(plan):
-                loader.load_files(index, files)
+            _load_planned(loader, plan)
             kb = loader.finish()
             if key is not None:
                 kbcache.write(cache_dir, key, kb)
@@ -241,6 +240,108 @@ def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None
     if progress is not None:
         progress(loader.count)
     return kb
+
+
+#: With this much KB text in two or more files, a second process validates half of them:
+#: pydantic's validation is most of a cold load, and this machine has two cores.
+PARALLEL_MIN_BYTES = 16 * 1024 * 1024
+
+
+def _load_planned(loader: _Loader, plan: list[tuple[Source, list[Path]]]) -> None:
+    """Load every planned file, the first part in a worker process when that pays off."""
+    tasks = [(index, file) for index, (_source, files) in enumerate(plan) for file in files]
+    sizes = []
+    for _, file in tasks:
+        try:
+            sizes.append(file.stat().st_size)
+        except OSError:
+            sizes.append(0)
+    total = sum(sizes)
+    if total < PARALLEL_MIN_BYTES or len(tasks) < 2:
+        for index, file in tasks:
+            loader.load_files(index, [file])
+        return
+    split, running = 0, 0
+    while split < len(tasks) - 1 and running + sizes[split] <= total / 2:
+        running += sizes[split]
+        split += 1
+    split = max(split, 1)
+    first, rest = tasks[:split], tasks[split:]
+    reports = [source.report for source in loader.sources]
+    future = _start_worker(first, reports)
+    loader.collected = []
+    for index, file in rest:  # meanwhile, the second part here
+        loader.load_files(index, [file])
+    mine, loader.collected = loader.collected, None
+    theirs = _worker_result(future)
+    if theirs is None:  # no worker (or it failed): read its part here too
+        loader.collected = []
+        for index, file in first:
+            loader.load_files(index, [file])
+        theirs, loader.collected = (loader.collected, [], 0), None
+    collected, problems, count = theirs
+    loader.problems[:0] = [Problem(*fields) for fields in problems]
+    loader.count += count
+    for summary, origin, edges, source_index in [*collected, *mine]:  # in file order
+        loader.store(summary, origin, edges, source_index)
+
+
+def _start_worker(tasks: list[tuple[int, Path]], reports: list[bool]):
+    """``python -m errkb_tui.loadworker``, fed its tasks; None if it cannot start."""
+    import marshal
+    import subprocess
+    import sys
+
+    try:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "errkb_tui.loadworker"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,  # nothing may reach the terminal the TUI draws on
+        )
+        assert worker.stdin is not None
+        worker.stdin.write(marshal.dumps(([(i, str(f)) for i, f in tasks], reports)))
+        worker.stdin.close()
+        return worker
+    except (OSError, ValueError):
+        return None
+
+
+def _worker_result(worker) -> tuple | None:
+    """The worker's records (in file order), problems and count; None if it failed."""
+    import marshal
+
+    if worker is None:
+        return None
+    try:
+        data = worker.stdout.read()
+        if worker.wait(timeout=600) != 0:
+            return None
+        collected, problems, count = marshal.loads(data)
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+    return [(RecordSummary(*summary), Origin(*origin), edges, index)
+            for summary, origin, edges, index in collected], problems, count
+
+
+def worker_load(tasks: list[tuple[int, str]], reports: list[bool]) -> tuple:
+    """In the worker process: load ``tasks`` and return plain values for the parent."""
+    gc.disable()
+    loader = _Loader()
+    loader.sources = [Source(Path(), "worker", report) for report in reports]
+    loader.collected = []
+    for index, file in tasks:
+        loader.load_files(index, [Path(file)])
+    collected = [
+        ((r.id, r.domain, r.category, r.signature, r.regex, r.aliases, r.tags, r.root_cause,
+          r.fix_success_rate), tuple(origin), [tuple(edge) for edge in edges] if edges else None, index)
+        for r, origin, edges, index in loader.collected
+    ]
+    problems = [(p.severity, p.file, p.message, p.line, p.index, p.record_id, p.field)
+                for p in loader.problems]
+    return collected, problems, loader.count
 
 
 class _Loader:
@@ -257,6 +358,8 @@ class _Loader:
         self._report = True
         self._text_size = 0
         self._last_file_name = ""
+        #: In a worker process: accepted records, in order, for the parent to store.
+        self.collected: list[tuple] | None = None
 
     def _file_name(self, file: Path) -> str:
         """``str(file)``, one shared string per file (not one per record)."""
@@ -451,29 +554,41 @@ class _Loader:
                 at["line"] = _guess_line(text, tuple(_key_parts(key)))
             self.problem("warning", file, "unknown key (a typo?); it is kept but not used",
                          record_id=record.id, field=key, **at)
-        previous = self.origins.get(record.id)
-        if (previous is not None and (previous.line, previous.index) == (line, index)
-                and os.path.realpath(previous.file) == os.path.realpath(file)):
+        graph = record.transition_graph
+        edges = graph.edges() if graph.leads_to or graph.preceded_by or graph.frequently_confused_with else None
+        origin = Origin(self._file_name(file), line, index, offset)
+        if self.collected is not None:  # a worker: the parent stores it, in file order
+            self.collected.append((record.summary(), origin, edges, source_index))
+            return
+        self.store(record.summary(), origin, edges, source_index, record)
+
+    def store(self, summary: RecordSummary, origin: Origin, edges: list | None, source_index: int,
+              record: Record | None = None) -> None:
+        """Keep an accepted record, reporting a duplicate id or an override."""
+        record_id = summary.id
+        previous = self.origins.get(record_id)
+        if (previous is not None and (previous.line, previous.index) == (origin.line, origin.index)
+                and os.path.realpath(previous.file) == os.path.realpath(origin.file)):
             previous = None  # the same record reached twice (e.g. a folder inside the bundled KB)
         if previous is not None:
-            if self.source_of[record.id] == source_index:
-                self.problem("error", file, f"duplicate id: also defined in {previous}; this one wins",
-                             record_id=record.id, field="id", **where)
+            where = {"line": origin.line, "index": origin.index}
+            if self.source_of[record_id] == source_index:
+                self.problem("error", origin.file, f"duplicate id: also defined in {previous}; this one wins",
+                             record_id=record_id, field="id", **where)
             else:
-                self.problem("warning", file, f"overrides the record of the same id from {previous}",
-                             record_id=record.id, field="id", **where)
-        self.records[record.id] = record.summary()
-        if self.count <= KEEP_FULL_RECORDS:
-            self.full[record.id] = record
+                self.problem("warning", origin.file, f"overrides the record of the same id from {previous}",
+                             record_id=record_id, field="id", **where)
+        self.records[record_id] = summary
+        if record is not None and len(self.records) <= KEEP_FULL_RECORDS:
+            self.full[record_id] = record
         elif self.full:
             self.full.clear()  # too many to keep: every full record is read back on demand
-        graph = record.transition_graph
-        if graph.leads_to or graph.preceded_by or graph.frequently_confused_with:
-            self.links[record.id] = graph.edges()
-        else:
-            self.links.pop(record.id, None)
-        self.origins[record.id] = Origin(self._file_name(file), line, index, offset)
-        self.source_of[record.id] = source_index
+        if edges:
+            self.links[record_id] = edges
+        elif record_id in self.links:
+            del self.links[record_id]
+        self.origins[record_id] = origin
+        self.source_of[record_id] = source_index
 
     def finish(self) -> KB:
         self._report = True

@@ -71,7 +71,7 @@ async def test_clipboard_changing_every_10ms_keeps_the_app_responsive():
         await pilot.press("slash", *"module")
         await pilot.pause(0.3)
         assert app.browser.query_one("#filter").value == "module"  # no keystroke lost
-        assert next(counter) > 20  # the watcher really was polling fast
+        assert next(counter) > 10  # the watcher really was polling fast
         assert app.watching and app.is_running
         await pilot.press("escape", "escape", "j", "k")
         await pilot.pause(0.2)

@@ -49,3 +49,36 @@ def test_small_kbs_keep_full_records(tmp_path):
     assert set(kb.full) == {"big/r1", "big/r2"}
     (tmp_path / "kb.json").unlink()
     assert kb.get("big/r1").id == "big/r1"  # no file access needed
+
+
+def test_loading_in_two_processes_gives_the_same_kb_as_one(tmp_path, monkeypatch):
+    folder = tmp_path / "kb"
+    folder.mkdir()
+    for part in range(4):
+        lines = [json.dumps(record(part * 10 + n)) for n in range(10)]
+        if part == 1:
+            lines.append('{"id": "broken"')  # a bad line: a problem, in the worker's part
+            lines.append(json.dumps(dict(record(99), workaround="typo")))  # an unknown key
+        if part == 3:
+            lines.append(json.dumps(record(5)))  # the same id as a record of part 0
+        (folder / f"part-{part}.jsonl").write_text("\n".join(lines) + "\n")
+    sequential = load_kb([Source(folder, "--data")])
+    monkeypatch.setattr(kb_module, "PARALLEL_MIN_BYTES", 0)
+    results = []
+    real_result = kb_module._worker_result
+
+    def worker_result(worker):
+        results.append(real_result(worker))
+        return results[-1]
+
+    monkeypatch.setattr(kb_module, "_worker_result", worker_result)
+    parallel = load_kb([Source(folder, "--data")])
+    assert results and results[0] is not None  # the worker process really did its part
+
+    def view(kb):
+        return ([(r.id, r.signature) for r in kb.records], sorted(p.format() for p in kb.problems),
+                {rid: tuple(o) for rid, o in kb.origins.items()})
+
+    assert view(parallel) == view(sequential)
+    assert any("duplicate id" in p.message for p in parallel.problems)
+    assert parallel.get("big/r5").signature.startswith("BigError: number 5")
