@@ -315,7 +315,7 @@ def make_record(index: int, total: int, seed: int = SEED) -> tuple[dict, str]:
 
 
 #: Records per .jsonl file: a 10,000-record file is ~27 MB; the loader refuses files over
-#: 64 MiB (``errkb_tui.kb.MAX_FILE_BYTES``), so bigger KBs are a folder of such files.
+#: 64 MiB (``errkb_tui.loader.MAX_FILE_BYTES``), so bigger KBs are a folder of such files.
 PART_RECORDS = 10_000
 
 

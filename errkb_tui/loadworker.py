@@ -7,7 +7,7 @@ problems it found and its count to standard output, all with ``marshal`` (plain 
 import marshal
 import sys
 
-from .kb import worker_load
+from .loader import worker_load
 
 
 def main() -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import errkb_tui.kb as kb_module
+import errkb_tui.loader as kb_module
 from errkb_tui.kb import Source, load_kb
 from errkb_tui.model import Record, RecordSummary
 

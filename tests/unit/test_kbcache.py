@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import errkb_tui.kb as kb_module
+import errkb_tui.loader as kb_module
 import errkb_tui.kbcache as kbcache
 from errkb_tui.kb import Source, load_kb
 
