@@ -36,6 +36,16 @@ class StatusHeader(Widget):
             if self.records_read:
                 text.append(f" {self.records_read:,} records read", style="italic")
             return text
+        problems = sum(1 for p in kb.problems if p.severity != "info")
+        if self.size.width and self.size.width < 100:  # narrow: the same facts, shorter
+            text.append(f"  {self.shown:,}/{len(kb.records):,} records", style="bold")
+            if self.fuzzy:
+                text.append(" ~", style="italic")
+            if problems:
+                text.append(f"  ⚠ {problems} (!)", style="bold yellow")
+            text.append("  ● watch" if self.watching else "  ○ no watch",
+                        style="bold green" if self.watching else "dim")
+            return text
         extra = sum(1 for s in kb.sources if s.label != "bundled")
         text.append(f"  {'bundled KB' if any(s.label == 'bundled' for s in kb.sources) else 'KB'}")
         if extra:
@@ -43,7 +53,6 @@ class StatusHeader(Widget):
         text.append(f"  │  {self.shown:,} of {len(kb.records):,} records", style="bold")
         if self.fuzzy:
             text.append(" (closest matches)", style="italic")
-        problems = sum(1 for p in kb.problems if p.severity != "info")
         text.append("  │  ")
         if problems:
             text.append(f"⚠ {problems} problem{'s' if problems > 1 else ''} (!)", style="bold yellow")

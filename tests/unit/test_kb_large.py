@@ -82,3 +82,10 @@ def test_loading_in_two_processes_gives_the_same_kb_as_one(tmp_path, monkeypatch
     assert view(parallel) == view(sequential)
     assert any("duplicate id" in p.message for p in parallel.problems)
     assert parallel.get("big/r5").signature.startswith("BigError: number 5")
+
+
+def test_progress_is_reported_while_loading(tmp_path):
+    (tmp_path / "kb.jsonl").write_text("\n".join(json.dumps(record(n)) for n in range(4500)) + "\n")
+    counts: list[int] = []
+    load_kb([Source(tmp_path, "--data")], progress=counts.append)
+    assert counts == [2000, 4000, 4500]
