@@ -4,6 +4,7 @@ the KBs are (bundled, ``ERRKB_PATH``, ``--data``). Reading files is :mod:`errkb_
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections import Counter
@@ -31,6 +32,10 @@ class Problem:
     index: int | None = None
     record_id: str | None = None
     field: str = ""
+
+    def astuple(self) -> tuple:
+        """The fields in constructor order, as plain values (``Problem(*t)`` rebuilds it)."""
+        return dataclasses.astuple(self)
 
     def location(self) -> str:
         """``file:line``, ``file[index]`` or ``file``: where to look."""

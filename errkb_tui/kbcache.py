@@ -59,16 +59,16 @@ def write(cache_dir: Path, key: str, kb: KB) -> None:
     data = (
         FORMAT,
         key,
-        [(r.id, r.domain, r.category, r.signature, r.regex, r.aliases, r.tags, r.root_cause,
-          r.fix_success_rate) for r in kb.records],
-        [(rid, o.file, o.line, o.index, o.offset) for rid, o in kb.origins.items()],
+        [r.astuple() for r in kb.records],
+        [(rid, *origin) for rid, origin in kb.origins.items()],
         list(kb.source_of.items()),
-        [(p.severity, p.file, p.message, p.line, p.index, p.record_id, p.field) for p in kb.problems],
+        [p.astuple() for p in kb.problems],
     )
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        for old in cache_dir.glob("kb-*.marshal"):  # one cache per set of sources is enough
-            if old.stat().st_size > MIN_CACHED_BYTES and old != _path(cache_dir, key):
+        # Only the newest cache is kept, so the folder cannot grow with every --data tried.
+        for old in cache_dir.glob("kb-*.marshal"):
+            if old != _path(cache_dir, key):
                 old.unlink(missing_ok=True)
         handle, temporary = tempfile.mkstemp(dir=cache_dir, suffix=".tmp")
         with os.fdopen(handle, "wb") as out:
@@ -88,8 +88,7 @@ def read(cache_dir: Path, key: str, sources: list[Source]) -> KB | None:
             return None
         summaries = [RecordSummary(*fields) for fields in records]
         origin_map = {rid: Origin(*rest) for rid, *rest in origins}
-        problem_list = [Problem(sev, file, msg, line, index, rid, field)
-                        for sev, file, msg, line, index, rid, field in problems]
+        problem_list = [Problem(*fields) for fields in problems]
         return KB(summaries, problem_list, origin_map, list(sources), dict(source_of), presorted=True)
     except (OSError, EOFError, ValueError, TypeError):
         return None

@@ -165,14 +165,9 @@ def worker_load(tasks: list[tuple[int, str]], reports: list[bool]) -> tuple:
     loader.collected = []
     for index, file in tasks:
         loader.load_files(index, [Path(file)])
-    collected = [
-        ((r.id, r.domain, r.category, r.signature, r.regex, r.aliases, r.tags, r.root_cause,
-          r.fix_success_rate), tuple(origin), [tuple(edge) for edge in edges] if edges else None, index)
-        for r, origin, edges, index in loader.collected
-    ]
-    problems = [(p.severity, p.file, p.message, p.line, p.index, p.record_id, p.field)
-                for p in loader.problems]
-    return collected, problems, loader.count
+    collected = [(summary.astuple(), tuple(origin), edges, index)
+                 for summary, origin, edges, index in loader.collected]
+    return collected, [p.astuple() for p in loader.problems], loader.count
 
 
 class _Loader:

@@ -316,6 +316,10 @@ class RecordSummary:
     def __repr__(self) -> str:
         return f"RecordSummary({self.id!r})"
 
+    def astuple(self) -> tuple:
+        """The fields in constructor order, as plain values (``RecordSummary(*t)`` rebuilds it)."""
+        return tuple(getattr(self, name) for name in self.__slots__)
+
 
 def unknown_keys(model: BaseModel, path: str = "") -> list[str]:
     """Field paths of keys the model does not know (``workaround``, ``dead_end[0].acton``)."""
