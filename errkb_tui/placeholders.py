@@ -1,0 +1,208 @@
+"""Placeholders in a record's commands: found, listed, and filled (no Textual).
+
+Syntax: ``{=name}`` or ``{=name:example}``.
+
+- ``name`` is an identifier (``[A-Za-z_][A-Za-z0-9_]*``; house style: snake_case). When
+  the record's ``regex`` has a named group of that name (``(?P<module>[\\w.]+)``), a match
+  fills it from the error; otherwise the value is asked for (a *prompted* placeholder).
+- ``example`` (after the first ``:``, up to the closing ``}``; no braces, no newline) is
+  the value the prompt starts with. ``{=ns:default}`` asks for ``ns`` and offers
+  ``default``. Every occurrence of a name is one value; the first example given wins.
+- ``{=`` right after ``$`` or ``{`` is not a placeholder: zsh's ``${=var}`` and doT's
+  ``{{=x}}`` stay code.
+
+Why this form: ``{=`` is a syntax error in Python (dicts, f-strings, ``str.format``),
+JavaScript and TypeScript (objects, template literals, generics), Go, Rust, Java, C#,
+PowerShell (``@{}``, script blocks) and JSON, and is plain, never-written text in shell
+(``${VAR}``, ``$(...)``), Go templates and Jinja (``{{ }}``, ``{% %}``), printf (``%s``),
+HTML/XML and TS generics (``<T>``). The ``<name>`` of navi, the anchor, cannot be used:
+``<p>``, ``<T>`` and ``List<Item>`` are everyday code in the KB's commands.
+
+Filling: values are inserted literally, as given (never scanned for placeholders again,
+never quoted): commands are shell, Python, YAML, Go..., so no single quoting rule fits;
+a record puts quotes around a placeholder where its language needs them, and its regex
+bounds what a group can capture (``[\\w.]+`` for a module). :func:`needs_quoting` tells
+a caller (the UI marks filled values) when a value holds characters a POSIX shell would
+interpret.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .model import Record
+
+#: A placeholder: ``{=name}`` or ``{=name:example}``, not right after ``$`` or ``{``.
+PLACEHOLDER = re.compile(r"(?<![${])\{=([A-Za-z_][A-Za-z0-9_]*)(?::([^{}\n]*))?\}")
+#: Anything that starts like a placeholder (for the lint: a malformed one stays text).
+OPENER = re.compile(r"(?<![${])\{=")
+#: A valid placeholder (and named group) name.
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+#: Characters a POSIX shell leaves alone in an unquoted word (as :func:`shlex.quote`).
+_SHELL_SAFE = re.compile(r"[\w@%+=:,./-]+\Z", re.ASCII)
+
+
+@dataclass(frozen=True)
+class Placeholder:
+    """One placeholder as written in a text: ``text[start:end]`` is ``{=name...}``."""
+
+    name: str
+    example: str | None  # None when no ``:example`` is written
+    start: int
+    end: int
+
+    @property
+    def written(self) -> str:
+        """The placeholder as written."""
+        return "{=" + self.name + ("" if self.example is None else ":" + self.example) + "}"
+
+
+@dataclass(frozen=True)
+class Filled:
+    """A text with values put in for its placeholders."""
+
+    text: str
+    #: Names still without a value, in order of first appearance (each once).
+    missing: tuple[str, ...]
+    #: ``(start, end, name)`` of each value put in, as positions in :attr:`text`.
+    spans: tuple[tuple[int, int, str], ...]
+
+    @property
+    def runnable(self) -> bool:
+        """Whether no placeholder is left: the text can be copied as a command."""
+        return not self.missing
+
+
+def find(text: str) -> list[Placeholder]:
+    """The placeholders of ``text``, in order."""
+    if "{=" not in text:  # the common case, cheaply
+        return []
+    return [Placeholder(m.group(1), m.group(2), m.start(), m.end()) for m in PLACEHOLDER.finditer(text)]
+
+
+def names(text: str) -> list[str]:
+    """Placeholder names of ``text``, in order of first appearance, each once."""
+    return list(dict.fromkeys(p.name for p in find(text)))
+
+
+def examples(*texts: str) -> dict[str, str]:
+    """``name -> example`` over ``texts``: the first non-empty example written for each name."""
+    out: dict[str, str] = {}
+    for text in texts:
+        for placeholder in find(text):
+            if placeholder.example and placeholder.name not in out:
+                out[placeholder.name] = placeholder.example
+    return out
+
+
+def has_placeholders(text: str) -> bool:
+    """Whether ``text`` holds at least one placeholder."""
+    return "{=" in text and PLACEHOLDER.search(text) is not None
+
+
+def malformed(text: str) -> list[int]:
+    """Offsets of ``{=`` openers that do not form a placeholder (a typo, or code)."""
+    if "{=" not in text:
+        return []
+    good = {p.start for p in find(text)}
+    return [m.start() for m in OPENER.finditer(text) if m.start() not in good]
+
+
+def fill(text: str, values: Mapping[str, str]) -> Filled:
+    """``text`` with each placeholder whose name is in ``values`` replaced by that value.
+
+    Values are taken literally. A placeholder without a value stays as written and its
+    name is listed in :attr:`Filled.missing`. An empty string is a value.
+    """
+    found = find(text)
+    if not found:
+        return Filled(text, (), ())
+    parts: list[str] = []
+    spans: list[tuple[int, int, str]] = []
+    missing: dict[str, None] = {}
+    position = 0  # in text
+    length = 0  # of the output so far
+    for placeholder in found:
+        before = text[position:placeholder.start]
+        parts.append(before)
+        length += len(before)
+        value = values.get(placeholder.name)
+        if value is None:
+            written = text[placeholder.start:placeholder.end]
+            parts.append(written)
+            length += len(written)
+            missing[placeholder.name] = None
+        else:
+            value = str(value)
+            parts.append(value)
+            spans.append((length, length + len(value), placeholder.name))
+            length += len(value)
+        position = placeholder.end
+    parts.append(text[position:])
+    return Filled("".join(parts), tuple(missing), tuple(spans))
+
+
+def fill_all(texts: Iterable[str], values: Mapping[str, str]) -> list[Filled]:
+    """:func:`fill` for each of ``texts``."""
+    return [fill(text, values) for text in texts]
+
+
+def needs_quoting(value: str) -> bool:
+    """Whether ``value`` holds characters a POSIX shell would interpret (spaces, ``$``...)."""
+    return not _SHELL_SAFE.match(value)
+
+
+def valid_name(name: str) -> bool:
+    """Whether ``name`` can be a placeholder (and named group) name."""
+    return bool(NAME.match(name))
+
+
+# -- records ------------------------------------------------------------------------------
+
+#: Named groups as written in a regex: ``(?P<name>`` or ``(?<name>`` (not look-behinds).
+_GROUP = re.compile(r"(?<!\\)\(\?P?<([^>=!][^>]*)>")
+
+
+def group_names(pattern: str | None) -> list[str]:
+    """Names of the named groups of ``pattern``, in order (as written, valid or not)."""
+    if not pattern or "(?" not in pattern:
+        return []
+    from .model import compile_regex
+
+    try:
+        index = compile_regex(pattern).groupindex
+    except (ValueError, TypeError):
+        return list(dict.fromkeys(_GROUP.findall(pattern)))
+    return sorted(index, key=index.__getitem__)
+
+
+def record_texts(record: "Record") -> list[tuple[str, str]]:
+    """``(field, text)`` of every text of ``record`` that may hold placeholders.
+
+    Commands (``workarounds[i].how``) first, then actions (workarounds', dead ends'),
+    then the signature.
+    """
+    out = [(f"workarounds[{i}].how", w.how) for i, w in enumerate(record.workarounds)]
+    out += [(f"workarounds[{i}].action", w.action) for i, w in enumerate(record.workarounds)]
+    out += [(f"dead_ends[{i}].action", d.action) for i, d in enumerate(record.dead_ends)]
+    out.append(("signature", record.signature))
+    return out
+
+
+def record_examples(record: "Record") -> dict[str, str]:
+    """``name -> example`` over all of ``record``'s texts: what a prompt starts with."""
+    return examples(*(text for _, text in record_texts(record)))
+
+
+def record_names(record: "Record") -> list[str]:
+    """Every placeholder name used in ``record``'s texts, in order, each once."""
+    return list(dict.fromkeys(n for _, text in record_texts(record) for n in names(text)))
+
+
+__all__ = ["Filled", "Placeholder", "examples", "fill", "fill_all", "find", "group_names",
+           "has_placeholders", "malformed", "names", "needs_quoting", "record_examples",
+           "record_names", "record_texts", "valid_name"]
