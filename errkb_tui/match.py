@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import re2
 from rapidfuzz import fuzz, process, utils
@@ -97,9 +97,13 @@ class Match:
     line: str
     confident: bool
     line_number: int = 0  # 1-based, in the (capped) input
+    #: Values the record's regex captured with named groups on the matched line
+    #: (``{"module": "torchvision"}``); empty for fuzzy matches. They fill the record's
+    #: ``{=name}`` placeholders (:mod:`errkb_tui.placeholders`).
+    groups: dict[str, str] = field(default_factory=dict, hash=False)
 
     def to_json(self) -> dict[str, object]:
-        """The CLI's JSON shape: id, score, method, line, confident."""
+        """The CLI's JSON shape: id, score, method, line, confident, groups."""
         data = asdict(self)
         data.pop("line_number")
         return data
@@ -182,7 +186,7 @@ class Matcher:
         error_lines = [is_error_line(c) or is_error_line(r) for r, c in zip(raw_lines, clean_lines)]
         hits = self._regex_hits(raw_lines, clean_lines, error_lines)
         if hits:
-            return self._rank_hits(hits, raw_lines, limit)
+            return self._rank_hits(hits, raw_lines, clean_lines, limit)
         return self._fuzzy(raw_lines, clean_lines, error_lines, limit)
 
     def best(self, text: str | bytes) -> Match | None:
@@ -227,7 +231,8 @@ class Matcher:
                 hits.append(best)
         return hits
 
-    def _rank_hits(self, hits: list[_Hit], raw_lines: list[str], limit: int) -> list[Match]:
+    def _rank_hits(self, hits: list[_Hit], raw_lines: list[str], clean_lines: list[str],
+                   limit: int) -> list[Match]:
         lines_hit = sorted({h.line for h in hits})
         order = {line: rank for rank, line in enumerate(lines_hit)}
         last_marker = max((n for n, line in enumerate(raw_lines) if _CHAIN_MARKER.search(line)), default=-1)
@@ -248,9 +253,23 @@ class Matcher:
         scored.sort(key=lambda item: (item[0], item[1], item[2]), reverse=True)
         return [
             Match(self.records[hit.record].id, round(min(score, 1.0), 3), "regex",
-                  _shorten(raw_lines[hit.line]), confident, hit.line + 1)
+                  _shorten(raw_lines[hit.line]), confident, hit.line + 1,
+                  self._groups(hit, raw_lines, clean_lines))
             for score, _, _, hit, confident in scored[:limit]
         ]
+
+    def _groups(self, hit: _Hit, raw_lines: list[str], clean_lines: list[str]) -> dict[str, str]:
+        """The named groups the hit's regex captures on its line (only for returned hits:
+        the set pass and the line scan stay free of capture work)."""
+        pattern = self.records[hit.record].regex
+        if not pattern or "(?P<" not in pattern and "(?<" not in pattern:
+            return {}
+        regex = compile_regex(pattern)
+        for line in (raw_lines[hit.line], clean_lines[hit.line]):  # the order _regex_hits tries
+            found = regex.search(line)
+            if found is not None:
+                return {name: value for name, value in found.groupdict().items() if value}
+        return {}
 
     # -- fuzzy ---------------------------------------------------------------------------
 

@@ -76,7 +76,7 @@ def test_ddp_corpus_matches_the_seed_first_and_confident(matcher: Matcher) -> No
 def test_match_json_shape() -> None:
     top = Matcher([SEED]).match(DDP_LINE)[0]
     assert top.to_json() == {"id": SEED_ID, "score": top.score, "method": "regex",
-                             "line": DDP_LINE, "confident": True}
+                             "line": DDP_LINE, "confident": True, "groups": {}}
 
 
 def test_limit(matcher: Matcher) -> None:

@@ -1,0 +1,66 @@
+"""Named groups: the values a record's regex captures on the matched line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from errkb_tui.match import Matcher
+from errkb_tui.model import Record
+
+TRACEBACK = """Traceback (most recent call last):
+  File "/home/u/train.py", line 3, in <module>
+    import torchvision
+ModuleNotFoundError: No module named 'torchvision'
+"""
+
+
+def make(record_id: str, regex: str, signature: str = "") -> Record:
+    return Record.model_validate({"id": record_id, "signature": signature or regex,
+                                  "domain": record_id.split("/")[0], "category": "import_error",
+                                  "regex": regex})
+
+
+MODULE = make("python/module-not-found", r"ModuleNotFoundError: No module named '(?P<module>[\w.]+)'")
+PORT = make("node/eaddrinuse", r"listen EADDRINUSE(?:: address already in use)? \S*?:(?P<port>\d+)"
+            r"(?P<unused>x)?")
+PLAIN = make("python/plain", r"ModuleNotFoundError: No module named")
+
+
+def test_groups_of_the_matched_line() -> None:
+    top = Matcher([MODULE]).best(TRACEBACK)
+    assert top is not None and top.groups == {"module": "torchvision"}
+    assert top.to_json()["groups"] == {"module": "torchvision"}
+
+
+def test_groups_from_a_prefixed_line_and_optional_groups_left_out() -> None:
+    text = "2024-05-01T10:00:00Z ERROR Error: listen EADDRINUSE: address already in use :::3000\n"
+    top = Matcher([PORT]).best(text)
+    assert top is not None and top.groups == {"port": "3000"}  # "unused" did not take part
+
+
+def test_no_groups_without_named_groups_or_for_fuzzy() -> None:
+    assert Matcher([PLAIN]).best(TRACEBACK).groups == {}
+    fuzzy = Matcher([make("python/sig", r"NeverMatchesAnythingHere", "ModuleNotFoundError: No module named 'torchvision'")])
+    top = fuzzy.best(TRACEBACK)
+    assert top is not None and top.method == "fuzzy" and top.groups == {}
+
+
+def test_each_match_has_its_own_groups() -> None:
+    matches = Matcher([MODULE, PLAIN]).match(TRACEBACK)
+    by_id = {m.id: m.groups for m in matches}
+    assert by_id == {"python/module-not-found": {"module": "torchvision"}, "python/plain": {}}
+    assert len({hash(m) for m in matches}) == 2  # still hashable
+
+
+def test_cli_match_json_shows_groups(tmp_path) -> None:
+    kb = tmp_path / "kb.json"
+    kb.write_text(json.dumps([MODULE.model_dump(mode="json")]), encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "errkb_tui", "match", "--json", "--no-bundled", "--data", str(kb)],
+        input=TRACEBACK, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    (match,) = json.loads(result.stdout)["matches"]
+    assert match["groups"] == {"module": "torchvision"}
