@@ -11,6 +11,7 @@ from pathlib import Path
 
 from . import __version__
 from .kb import KB, Problem, Source, bundled_data_dir, default_sources, load_kb
+from .terminal import attach_terminal, decode, read_tail, stdin_is_terminal
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_USAGE = 0, 1, 2
 
@@ -44,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="do not watch the clipboard")
     parser.add_argument("--watch-interval", type=float, default=0.5, metavar="SECONDS",
                         help="how often the clipboard is read (default 0.5)")
-    sub = parser.add_subparsers(dest="command", metavar="{match,validate}")
+    sub = parser.add_subparsers(dest="command", metavar="{match,show,run,validate,mcp}")
 
     match = sub.add_parser("match", parents=[_common(top=False)], help="print the records that explain an error",
                            description="Read an error (a traceback, a log) and print the best records.")
@@ -52,6 +53,8 @@ def _parser() -> argparse.ArgumentParser:
     match.add_argument("--json", action="store_true", help="print JSON for scripts")
     match.add_argument("--limit", type=int, default=5, metavar="N", help="at most N records (default 5)")
 
+    match.add_argument("--show", action="store_true", help="then print the best record (as 'show' does)")
+    _add_shell_parsers(sub)
     validate = sub.add_parser("validate", parents=[_common(top=False)], help="check KB files",
                               description="Check KB files; exit 1 on any error (with --strict, on any warning).")
     validate.add_argument("paths", nargs="*", metavar="PATH",
@@ -67,8 +70,6 @@ def _load(args: argparse.Namespace) -> KB:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from .match import Matcher
-
     if args.limit < 1:
         print("errkb-tui match: --limit must be at least 1", file=sys.stderr)
         return EXIT_USAGE
@@ -82,6 +83,13 @@ def cmd_match(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"errkb-tui match: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
+    return _print_matches(args, data)
+
+
+def _print_matches(args: argparse.Namespace, data: bytes) -> int:
+    """What ``match`` prints for ``data``, and its exit code."""
+    from .match import Matcher
+
     kb = _load(args)
     errors = sum(1 for p in kb.problems if p.severity == "error")
     if errors:
@@ -98,6 +106,10 @@ def cmd_match(args: argparse.Namespace) -> int:
             mark = "" if m.confident else "  (not confident)"
             line = m.line if len(m.line) <= 70 else m.line[:69] + "…"
             print(f"{m.score:>5.2f}  {m.method:<6}  {m.id:<{width}}  {line}{mark}")
+        if getattr(args, "show", False):
+            from .show import show_match
+
+            show_match(kb, matches[0], sys.stdout)
     return EXIT_OK if matches and matches[0].confident else EXIT_NO_MATCH
 
 
@@ -143,8 +155,54 @@ def cmd_browse(args: argparse.Namespace) -> int:
     if args.watch_interval <= 0:
         print("errkb-tui: --watch-interval must be positive", file=sys.stderr)
         return EXIT_USAGE
+    text = None
+    if not stdin_is_terminal():  # piped text is data, never keys: read it, then the terminal
+        text = decode(read_tail(0, on_slow=_waiting_for_pipe))
+        if not attach_terminal():  # no terminal at all (cron, CI): print what match prints
+            return _print_matches(argparse.Namespace(**vars(args), json=False, limit=5), text.encode())
+    return _browse(args, text if text and text.strip() else None)
+
+
+def _waiting_for_pipe() -> None:
+    if sys.stderr.isatty():
+        print("errkb-tui: reading the piped input; the browser opens when it ends", file=sys.stderr)
+
+
+def _browse(args: argparse.Namespace, text: str | None) -> int:
+    from .app import run_app
+
+    options = {"initial_text": text} if text is not None else {}
     return run_app(default_sources(args.data, bundled=not args.no_bundled),
-                   watch=args.watch, watch_interval=args.watch_interval)
+                   watch=args.watch, watch_interval=args.watch_interval, **options)
+
+
+def _add_shell_parsers(sub) -> None:
+    """The ``show``, ``run`` and ``mcp`` subcommands (their logic lives in their modules)."""
+    show = sub.add_parser("show", parents=[_common(top=False)], help="print a record for the terminal",
+                          description="Print a record: root cause, dead ends, workarounds.")
+    show.add_argument("id", help="record id, e.g. python/module-not-found")
+    show.add_argument("--json", action="store_true", help="print the record as JSON")
+    show.add_argument("--from", dest="source", metavar="FILE",
+                      help="the error text ('-': standard input); its values fill the commands")
+    run = sub.add_parser("run", parents=[_common(top=False)], help="run a command; explain it if it fails",
+                         description="Run CMD with its output passed through; if it fails, open the "
+                                     "browser on its output. Exits with CMD's exit code.",
+                         usage="errkb-tui run [--print] -- CMD [ARGS...]")
+    run.add_argument("--print", action="store_true",
+                     help="print the match and the first fix (to standard error) instead of opening the browser")
+    run.add_argument("command", nargs=argparse.REMAINDER, metavar="CMD", help="the command and its arguments")
+    sub.add_parser("mcp", parents=[_common(top=False)], help="serve the KB to coding agents (MCP, stdio)",
+                   description="Serve the KB over the Model Context Protocol on standard input and "
+                               "output. Needs the extra: pip install 'errkb-tui[mcp]'.")
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from .mcp_server import sdk_available, serve
+
+    if not sdk_available():
+        print("errkb-tui mcp needs the MCP SDK: pip install 'errkb-tui[mcp]'", file=sys.stderr)
+        return EXIT_USAGE
+    return serve(lambda: _load(args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -155,6 +213,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_match(args)
         if args.command == "validate":
             return cmd_validate(args)
+        if args.command == "show":
+            from .show import cmd_show
+
+            return cmd_show(args, lambda: _load(args))
+        if args.command == "run":
+            from .run_cli import cmd_run
+
+            return cmd_run(args, lambda: _load(args), lambda text: _browse(args, text))
+        if args.command == "mcp":
+            return cmd_mcp(args)
         return cmd_browse(args)
     except KeyboardInterrupt:
         return 130
