@@ -88,7 +88,7 @@ def _percentile(ordered: list[float], fraction: float) -> float:
 
 
 def work_load(kb: str) -> dict:
-    from errkb_tui.kb import load_kb
+    from errkb_tui.loader import load_kb
     from errkb_tui.match import Matcher
     from errkb_tui.search import SearchIndex
 
@@ -285,7 +285,7 @@ def work_baseline(kb: str, query: str = QUERY) -> dict:
 
     from rapidfuzz import fuzz, process
 
-    from errkb_tui.kb import load_kb
+    from errkb_tui.loader import load_kb
 
     records = load_kb(_sources(kb)).records
     signatures = [r.signature for r in records]

@@ -19,7 +19,8 @@ from textual.worker import Worker, WorkerState
 
 from .clipboard import GuardedClipboard, PyperclipBackend
 from .commands import ErrKBCommands
-from .kb import KB, Source, load_kb
+from .kb import KB, Source
+from .loader import load_kb
 from .kbcache import default_cache_dir
 from .match import Matcher
 from .messages import KBLoaded, LoadProgress

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
-from .kb import KB, Problem, Source, bundled_data_dir, default_sources, load_kb
+from .kb import KB, Problem, Source, bundled_data_dir, default_sources
+from .loader import load_kb
 from .terminal import attach_terminal, decode, read_tail, stdin_is_terminal
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_USAGE = 0, 1, 2

@@ -1,11 +1,11 @@
-"""The loaded KB: records, where each came from, the problems report, indexes; and where
-the KBs are (bundled, ``ERRKB_PATH``, ``--data``). Reading files is :mod:`errkb_tui.loader`.
+"""The loaded KB: records, where each came from, the problems report, indexes, one record
+read back from its file; and where the KBs are (bundled, ``ERRKB_PATH``, ``--data``).
+Loading files into a KB is :func:`errkb_tui.loader.load_kb`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from collections import Counter
 from collections.abc import Sequence
@@ -13,12 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-
 from .model import Record, RecordSummary
 
 Severity = Literal["error", "warning", "info"]
-SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
-
 
 
 @dataclass(frozen=True)
@@ -52,12 +49,15 @@ class Problem:
 
 
 class Origin(NamedTuple):
-    """Where a record was read: file, and line (``.jsonl``) or index (a list file)."""
+    """Where a record was read: file; line (``.jsonl``, an item of a list file); index (an
+    item of a list file); and the byte span of its JSON text, to read it again alone (None
+    for a file holding one record, read whole)."""
 
     file: str
     line: int | None = None
     index: int | None = None
-    offset: int | None = None  # byte offset of a .jsonl line, to read it again quickly
+    offset: int | None = None
+    length: int | None = None
 
     def __str__(self) -> str:
         return Problem("info", self.file, "", line=self.line, index=self.index).location()
@@ -149,17 +149,18 @@ class KB:
 
 
 def read_record(origin: Origin) -> Record | None:
-    """Read one record again from where it was loaded; None if that no longer works."""
+    """Read one record again from where it was loaded; None if that no longer works.
+
+    Reads only the record's own bytes (its span), whatever the shape of its file, so
+    showing a record costs the same in a folder, a ``.jsonl`` file or a ``.json`` list.
+    """
     try:
-        if origin.offset is not None:
+        if origin.offset is not None and origin.length is not None:
             with open(origin.file, "rb") as handle:
                 handle.seek(origin.offset)
-                return Record.model_validate_json(handle.readline())
-        data = json.loads(Path(origin.file).read_bytes().decode("utf-8-sig"))
-        if origin.index is not None:
-            data = data[origin.index]
-        return Record.model_validate(data)
-    except (OSError, ValueError, IndexError, KeyError, TypeError, RecursionError):
+                return Record.model_validate_json(handle.read(origin.length))
+        return Record.model_validate_json(Path(origin.file).read_bytes().removeprefix(b"\xef\xbb\xbf"))
+    except (OSError, ValueError, RecursionError):
         return None
 
 
@@ -191,11 +192,5 @@ def default_sources(
     return sources
 
 
-def load_kb(sources, **options) -> KB:
-    """Load ``sources`` into a KB: the store's entry point (see :func:`errkb_tui.loader.load_kb`)."""
-    from .loader import load_kb as load  # the loader imports this module: import it late
-
-    return load(sources, **options)
-
 __all__ = ["KB", "Origin", "Problem", "Severity", "Source", "bundled_data_dir", "default_sources",
-           "env_paths", "load_kb", "read_record"]
+           "env_paths", "read_record"]

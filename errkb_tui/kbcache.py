@@ -14,22 +14,23 @@ import hashlib
 import marshal
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from . import __version__
 from .kb import KB, Origin, Problem, Source
 from .model import RecordSummary
+from . import userdata
 
 #: Below this much KB text a normal load is fast enough (about 0.1 s); no cache is kept.
 MIN_CACHED_BYTES = 4 * 1024 * 1024
-FORMAT = 1
+#: Bump when what is stored changes (2: origins carry a byte length).
+FORMAT = 2
 
 
-def default_cache_dir(environ: dict[str, str] | None = None) -> Path:
-    """``$XDG_CACHE_HOME/errkb-tui``, or ``~/.cache/errkb-tui``."""
-    env = os.environ if environ is None else environ
-    base = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "errkb-tui"
+def default_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The platform's cache folder for this app (:func:`errkb_tui.userdata.cache_dir`)."""
+    return userdata.cache_dir(environ)
 
 
 def fingerprint(plan: list[tuple[Source, list[Path]]]) -> str | None:

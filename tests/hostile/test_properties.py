@@ -8,7 +8,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from errkb_tui.kb import Source, bundled_data_dir, load_kb
+from errkb_tui.kb import Source, bundled_data_dir
+from errkb_tui.loader import load_kb
 from errkb_tui.match import MAX_INPUT_BYTES, Matcher
 from errkb_tui.search import SearchIndex, highlight_spans
 

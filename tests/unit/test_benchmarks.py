@@ -22,7 +22,8 @@ def _number(value: object) -> bool:
 
 def test_generated_records_are_valid_and_match_their_examples(tmp_path: Path) -> None:
     from benchmarks.generate import ensure_kb, make_record, traceback_text
-    from errkb_tui.kb import Source, load_kb
+    from errkb_tui.kb import Source
+    from errkb_tui.loader import load_kb
     from errkb_tui.match import Matcher
 
     kb = load_kb([Source(ensure_kb(300, tmp_path), "--data")])

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from errkb_tui.kb import KB, Problem, Source, bundled_data_dir, default_sources, env_paths, load_kb
+from errkb_tui.kb import KB, Problem, Source, bundled_data_dir, default_sources, env_paths
+from errkb_tui.loader import load_kb
 from errkb_tui.lint import lint_kb, lint_record
 from errkb_tui.model import Record
 
@@ -242,7 +243,8 @@ def test_list_file_with_one_bad_item_reports_its_index(tmp_path: Path) -> None:
     assert problem.index == 1
     assert problem.record_id == "acme/l1"
     assert problem.field == "confidence"
-    assert problem.format().startswith(f"{path}[1]: error: acme/l1: confidence: ")
+    assert problem.line == line_of(path.read_text(), '"confidence": 1.2')  # the bad field's line
+    assert problem.format().startswith(f"{path}:{problem.line}: error: acme/l1: confidence: ")
     assert [r.id for r in kb.records] == ["acme/l0", "acme/l2"]
     assert kb.origins["acme/l2"].index == 2
 

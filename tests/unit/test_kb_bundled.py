@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from errkb_tui.kb import Source, bundled_data_dir, load_kb
+from errkb_tui.kb import Source, bundled_data_dir
+from errkb_tui.loader import load_kb
 from errkb_tui.lint import lint_kb
 from errkb_tui.match import Matcher
 

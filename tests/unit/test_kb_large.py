@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import errkb_tui.loader as kb_module
-from errkb_tui.kb import Source, load_kb
+import errkb_tui.loader.collect as collect
+import errkb_tui.loader.parallel as parallel_load
+from errkb_tui.kb import Source
+from errkb_tui.loader import load_kb
 from errkb_tui.model import Record, RecordSummary
 
 SEED = json.loads((Path(__file__).parent.parent / "fixtures" / "kb" / "pytorch" / "ddp-bucket-view-error.json").read_text())
@@ -18,7 +20,7 @@ def record(n: int) -> dict:
 
 
 def test_full_records_are_read_back_from_every_kind_of_file(tmp_path, monkeypatch):
-    monkeypatch.setattr(kb_module, "KEEP_FULL_RECORDS", 2)
+    monkeypatch.setattr(collect, "KEEP_FULL_RECORDS", 2)
     lines = [json.dumps(record(n), ensure_ascii=False) for n in range(5)]
     (tmp_path / "many.jsonl").write_bytes(b"\xef\xbb\xbf" + "\n".join(lines).encode() + b"\n\n")
     (tmp_path / "list.json").write_text(json.dumps([record(10), record(11)]))
@@ -35,7 +37,7 @@ def test_full_records_are_read_back_from_every_kind_of_file(tmp_path, monkeypatc
 
 
 def test_a_record_whose_file_changed_since_loading_is_not_shown_wrongly(tmp_path, monkeypatch):
-    monkeypatch.setattr(kb_module, "KEEP_FULL_RECORDS", 0)
+    monkeypatch.setattr(collect, "KEEP_FULL_RECORDS", 0)
     path = tmp_path / "kb.jsonl"
     path.write_text("\n".join(json.dumps(record(n)) for n in range(3)) + "\n")
     kb = load_kb([Source(tmp_path, "--data")])
@@ -63,15 +65,15 @@ def test_loading_in_two_processes_gives_the_same_kb_as_one(tmp_path, monkeypatch
             lines.append(json.dumps(record(5)))  # the same id as a record of part 0
         (folder / f"part-{part}.jsonl").write_text("\n".join(lines) + "\n")
     sequential = load_kb([Source(folder, "--data")])
-    monkeypatch.setattr(kb_module, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(parallel_load, "PARALLEL_MIN_BYTES", 0)
     results = []
-    real_result = kb_module._worker_result
+    real_result = parallel_load.result
 
     def worker_result(worker):
         results.append(real_result(worker))
         return results[-1]
 
-    monkeypatch.setattr(kb_module, "_worker_result", worker_result)
+    monkeypatch.setattr(parallel_load, "result", worker_result)
     parallel = load_kb([Source(folder, "--data")])
     assert results and results[0] is not None  # the worker process really did its part
 

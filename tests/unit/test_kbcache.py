@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-import errkb_tui.loader as kb_module
+import errkb_tui.loader.collect as collect
+import errkb_tui.loader.load as load
 import errkb_tui.kbcache as kbcache
-from errkb_tui.kb import Source, load_kb
+from errkb_tui.kb import Source
+from errkb_tui.loader import load_kb
 
 SEED = json.loads((Path(__file__).parent.parent / "fixtures" / "kb" / "pytorch" / "ddp-bucket-view-error.json").read_text())
 
@@ -18,7 +20,7 @@ SEED = json.loads((Path(__file__).parent.parent / "fixtures" / "kb" / "pytorch" 
 @pytest.fixture
 def small_cache(monkeypatch):
     monkeypatch.setattr(kbcache, "MIN_CACHED_BYTES", 0)
-    monkeypatch.setattr(kb_module, "KEEP_FULL_RECORDS", 1)
+    monkeypatch.setattr(collect, "KEEP_FULL_RECORDS", 1)
 
 
 def write_kb(folder: Path, count: int, tag: str = "") -> None:
@@ -42,7 +44,7 @@ def test_second_load_reads_the_cache_and_gives_the_same_kb(tmp_path, small_cache
     def no_file_reads(*args, **kwargs):
         raise AssertionError("a cached load must not parse KB files")
 
-    monkeypatch.setattr(kb_module._Loader, "load_file", no_file_reads)
+    monkeypatch.setattr(load, "read_file", no_file_reads)
     second = load_kb([Source(data, "--data")], cache_dir=cache)
     assert summaries(second) == summaries(first)
     assert second.problems == first.problems and second.problems  # the broken line is still reported

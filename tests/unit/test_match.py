@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from errkb_tui.kb import default_sources, load_kb
+from errkb_tui.kb import default_sources
+from errkb_tui.loader import load_kb
 from errkb_tui.match import (
     MAX_INPUT_BYTES,
     Match,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from errkb_tui.kb import Source, bundled_data_dir, load_kb
+from errkb_tui.kb import Source, bundled_data_dir
+from errkb_tui.loader import load_kb
 from errkb_tui.placeholders import (
     Placeholder, examples, fill, find, group_names, has_placeholders, malformed, names,
     needs_quoting, record_examples, record_names, record_texts, valid_name,

@@ -1,0 +1,134 @@
+"""``load_kb``: every source's files read, validated and collected into one KB, through the
+on-disk cache when the files have not changed, in two processes when that pays off.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from .. import kbcache
+from ..kb import KB, Problem, Source
+from . import parallel
+from .collect import Collector
+from .find import source_files
+from .shapes import read_file
+
+#: How often (in records) ``load_kb`` reports progress.
+PROGRESS_EVERY = 2000
+#: The first partial KB is handed over after this many records or this many seconds...
+PARTIAL_FIRST_RECORDS = 2000
+PARTIAL_FIRST_S = 0.3
+#: ...and the next ones at most this often.
+PARTIAL_EVERY_S = 1.0
+
+
+def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None = None,
+            cache_dir: Path | None = None, partial: Callable[[KB], None] | None = None) -> KB:
+    """Load every source into one KB; never raises for bad input.
+
+    Sources load in order; a later record with the same id overrides an earlier one. Every
+    unreadable file, bad JSON document or invalid record becomes a problem of the KB, and
+    the good records beside it still load.
+
+    ``progress``, if given, is called with the number of valid records read so far, every
+    ``PROGRESS_EVERY`` records and once at the end (from the loading thread).
+
+    ``cache_dir``, if given, keeps what a large KB loaded to (see :mod:`errkb_tui.kbcache`):
+    the next load of the same, unchanged files reads that instead of every file.
+
+    ``partial``, if given, is called from the loading thread with a KB of the records read
+    so far, while the rest still load: first once ``PARTIAL_FIRST_RECORDS`` records are read
+    or ``PARTIAL_FIRST_S`` seconds have passed (whichever comes first, and only once at
+    least one record is read), then at most every ``PARTIAL_EVERY_S`` seconds. Each is a
+    complete, independent KB (its records sorted and indexed, readable with ``KB.get``,
+    its problems those found so far; nothing the load does later changes it), so the caller
+    may keep it and use it from another thread. It is never called for the final KB (that
+    is the return value), nor for a KB that loads before the first deadline (a small KB,
+    or any KB read from the cache). Its records are a subset of the final KB's (an override
+    read later may still replace one), and links are not yet checked for dangling ids.
+    """
+    sources = list(sources)
+    collector = Collector(sources)
+    plan: list[tuple[Source, list[Path]]] = []
+    for index, source in enumerate(sources):
+        collector.start_source(index)
+        plan.append((source, source_files(source, _walk_reporter(collector))))
+    key = kbcache.fingerprint(plan) if cache_dir is not None else None
+    kb = kbcache.read(cache_dir, key, sources) if cache_dir is not None and key is not None else None
+    if kb is None:
+        watch = _Watch(collector, progress, partial)
+        collector._on_accept = watch
+        tasks = [(index, file) for index, (_source, files) in enumerate(plan) for file in files]
+        _load(collector, tasks)
+        kb = collector.finish()
+        if cache_dir is not None and key is not None:
+            kbcache.write(cache_dir, key, kb)
+        count = collector.count
+    else:
+        count = len(kb.records)
+    if progress is not None:
+        progress(count)
+    return kb
+
+
+def _walk_reporter(collector: Collector):
+    def report(severity: str, path: Path, message: str) -> None:
+        collector.problem(Problem(severity, str(path), message))  # type: ignore[arg-type]
+
+    return report
+
+
+class _Watch:
+    """Called on every accepted record: reports progress and hands over partial KBs."""
+
+    def __init__(self, collector: Collector, progress: Callable[[int], None] | None,
+                 partial: Callable[[KB], None] | None) -> None:
+        self._collector = collector
+        self._progress = progress
+        self._partial = partial
+        self._started = time.monotonic()
+        self._next_partial = self._started + PARTIAL_FIRST_S
+
+    def __call__(self, count: int) -> None:
+        if self._progress is not None and count % PROGRESS_EVERY == 0:
+            self._progress(count)
+        if self._partial is not None and (count % 64 == 0 or count == PARTIAL_FIRST_RECORDS):
+            now = time.monotonic()
+            if now >= self._next_partial or (count >= PARTIAL_FIRST_RECORDS
+                                             and self._next_partial == self._started + PARTIAL_FIRST_S):
+                self._partial(self._collector.snapshot())
+                self._next_partial = time.monotonic() + PARTIAL_EVERY_S
+
+
+def _load(collector: Collector, tasks: list[parallel.Task]) -> None:
+    """Read every task's file, the first part in a worker process when that pays off."""
+    count = parallel.split(tasks)
+    if not count:
+        _read(collector, tasks)
+        return
+    first, rest = tasks[:count], tasks[count:]
+    worker = parallel.start(first, [source.report for source in collector.sources])
+    collector.held = []
+    _read(collector, rest)  # meanwhile, the second part here
+    mine, collector.held = collector.held, None
+    problems_here = collector.problems
+    theirs = parallel.result(worker)
+    if theirs is None:  # no worker (or it failed): read its part here too
+        collector.problems, collector.held = [], []
+        _read(collector, first)
+        theirs = (collector.held, [], 0)
+        collector.held = None
+        problems_first = collector.problems
+    else:
+        problems_first = [Problem(*fields) for fields in theirs[1]]
+        collector.count += theirs[2]
+    collector.problems = [*problems_first, *problems_here]
+    collector.store_all([*theirs[0], *mine])  # in file order
+
+
+def _read(collector: Collector, tasks: list[parallel.Task]) -> None:
+    for index, file in tasks:
+        collector.start_source(index)
+        read_file(file, collector)

@@ -1,0 +1,160 @@
+"""Reading each shape of KB file: a ``.json`` file holding one record or a list of them,
+and a ``.jsonl`` file of any size, streamed one line at a time.
+
+Each record's JSON goes to a :class:`Sink` with its :class:`~.validate.Place` (file, line,
+index and byte span, so it can be read again alone); what cannot be read becomes a
+problem. Nothing here validates records.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..kb import Problem
+from .jsontext import list_items, starts_list
+from .validate import Place
+
+#: ``.json`` files larger than this are not read: a whole document is parsed at once.
+#: ``.jsonl`` files have no limit; they are read one line at a time.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: A record (a ``.jsonl`` line, an item of a list) longer than this is skipped unread.
+MAX_RECORD_BYTES = 8 * 1024 * 1024
+_BOM = b"\xef\xbb\xbf"
+_MIB = 1024 * 1024
+
+
+class Sink(Protocol):
+    """Where a file's records and problems go."""
+
+    def problem(self, problem: Problem) -> None: ...
+
+    def raw(self, raw: bytes, place: Place) -> bool:
+        """Take one record's JSON text if it is a valid record; False leaves it unread."""
+
+    def value(self, data: Any, place: Place) -> None:
+        """Take one parsed JSON value (a record, or the reasons it is not one)."""
+
+
+def read_file(file: Path, sink: Sink) -> None:
+    """Read every record of ``file`` into ``sink``; never raises for bad input."""
+    name = str(file)
+    try:
+        if file.suffix == ".jsonl":
+            _read_lines(file, name, sink)
+        else:
+            _read_document(file, name, sink)
+    except OSError as exc:
+        sink.problem(Problem("error", name, f"cannot read file: {exc.strerror or exc}"))
+
+
+def _read_lines(file: Path, name: str, sink: Sink) -> None:
+    """A ``.jsonl`` file, one line at a time: memory stays that of one line."""
+    with open(file, "rb") as handle:
+        offset, number, blank = 0, 0, True
+        while True:
+            line = handle.readline(MAX_RECORD_BYTES + 1)
+            if not line:
+                break
+            number += 1
+            start = offset
+            offset += len(line)
+            if len(line) > MAX_RECORD_BYTES and not line.endswith(b"\n"):
+                offset += _skip_line(handle)
+                blank = False
+                sink.problem(Problem("error", name, f"line is longer than {MAX_RECORD_BYTES // _MIB} MiB; "
+                                                   "skipped", line=number))
+                continue
+            body = line[:-1] if line.endswith(b"\n") else line
+            if number == 1 and body.startswith(_BOM):
+                body, start = body[3:], start + 3
+            if not body.strip():
+                continue
+            blank = False
+            place = Place(name, line=number, offset=start, length=len(body), size=len(body))
+            if sink.raw(body, place):
+                continue
+            try:
+                text = body.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                sink.problem(_not_utf8(name, body, exc, number, start))
+                continue
+            data = _parse(name, text, sink, line=number)
+            if data is not _BAD:
+                sink.value(data, place)
+    if blank:
+        sink.problem(Problem("error", name, "file is empty"))
+
+
+def _skip_line(handle) -> int:
+    """Read past the rest of an over-long line; how many bytes that was."""
+    skipped = 0
+    while True:
+        chunk = handle.readline(_MIB)
+        skipped += len(chunk)
+        if not chunk or chunk.endswith(b"\n"):
+            return skipped
+
+
+def _read_document(file: Path, name: str, sink: Sink) -> None:
+    """A ``.json`` file: one record, or a list of records read item by item with spans."""
+    size = file.stat().st_size
+    if size > MAX_FILE_BYTES:
+        sink.problem(Problem("error", name, f"file is {size // _MIB} MiB; the limit for a .json file is "
+                                            f"{MAX_FILE_BYTES // _MIB} MiB (a .jsonl file has none)"))
+        return
+    raw = file.read_bytes()
+    if not raw.strip():
+        sink.problem(Problem("error", name, "file is empty"))
+        return
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        sink.problem(_not_utf8(name, raw, exc))
+        return
+    if not starts_list(text):
+        data = _parse(name, text, sink)
+        if data is not _BAD:
+            sink.value(data, Place(name, text=text, size=len(text)))
+        return
+    items = list_items(text, byte_base=3 if raw.startswith(_BOM) else 0)
+    index = -1
+    try:
+        for index, item in enumerate(items):
+            place = Place(name, line=item.line, index=index, offset=item.byte_start,
+                          length=item.byte_length, text=text, start=item.start, size=item.end - item.start)
+            if item.byte_length > MAX_RECORD_BYTES:
+                sink.problem(Problem("error", name, f"record is longer than {MAX_RECORD_BYTES // _MIB} MiB; "
+                                                   "skipped", line=item.line, index=index))
+                continue
+            sink.value(item.value, place)
+    except json.JSONDecodeError as exc:
+        sink.problem(Problem("error", name, f"invalid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno))
+    except RecursionError:
+        sink.problem(Problem("error", name, "invalid JSON: nested too deeply", index=index + 1))
+    else:
+        if index < 0:
+            sink.problem(Problem("warning", name, "file holds an empty list: no records"))
+
+
+def _not_utf8(name: str, raw: bytes, exc: UnicodeDecodeError, first_line: int = 1, base: int = 0) -> Problem:
+    line = first_line + raw[: exc.start].count(b"\n")
+    return Problem("error", name, f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {base + exc.start})",
+                   line=line)
+
+
+_BAD = object()
+
+
+def _parse(name: str, text: str, sink: Sink, line: int | None = None) -> Any:
+    """``text`` (which starts on ``line``, if a line of a bigger file) parsed as JSON;
+    ``_BAD``, and a problem with its line, if it is not JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        sink.problem(Problem("error", name, f"invalid JSON: {exc.msg} (column {exc.colno})",
+                             line=exc.lineno + (line or 1) - 1))
+    except RecursionError:
+        sink.problem(Problem("error", name, "invalid JSON: nested too deeply", line=line))
+    return _BAD
