@@ -2,19 +2,31 @@
 
 Levels: ``warning`` for things a KB author must fix (``validate --strict`` fails on them),
 ``info`` for house-style rules that some user records (the seed among them) may not meet.
+
+Trust tiers (meanings in :data:`errkb_tui.trust.TIER_MEANINGS`): a record claiming a
+checked tier (``source_checked`` and above) must cite a source for every dead end and
+workaround. Across the KB, when more than :data:`SHARED_CONFIRMED_MAX` records of a
+checked tier share one ``last_confirmed`` date, the dates look stamped rather than
+confirmed one by one (a warning); when that many records of any tier share one, it is
+noted (info), since for ``ai_generated`` records the date only says when they were written.
 """
 
 from __future__ import annotations
 
 import datetime
+import os
 import re
 
 from .kb import KB, Problem, Severity
 from .patterns import literal_length
 from .model import RESOLVABLE, ROOT_CAUSE_TYPES, VERIFICATION_TIERS, VERSION_STATUSES, Record
+from .trust import CHECKED_TIERS
 
 #: A regex with fewer fixed characters than this matches too much to be trusted.
 MIN_REGEX_LITERALS = 8
+#: More records than this confirmed on one date: checking sources by hand takes minutes a
+#: record, so a reviewer confirms a few dozen in a day; past 50 the date was likely stamped.
+SHARED_CONFIRMED_MAX = 50
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _URL = re.compile(r"^https?://[^\s/]+\.[^\s]+$")
 
@@ -63,6 +75,13 @@ def lint_record(record: Record, today: datetime.date | None = None) -> list[tupl
     for url in [*urls, *([record.official_doc_url] if record.official_doc_url else [])]:
         if not _URL.match(url):
             add("warning", "sources", f"not an http(s) URL: {url!r}")
+    if record.verification_tier in CHECKED_TIERS:
+        for kind, items in (("dead_ends", record.dead_ends), ("workarounds", record.workarounds)):
+            for index, item in enumerate(items):
+                if not item.sources:
+                    add("warning", f"{kind}[{index}].sources",
+                        f"no source, yet the record claims {record.verification_tier}: every dead end "
+                        "and workaround needs a source that says so (or claim ai_generated)")
     if not urls:
         add("info", "sources", "no dead end or workaround lists a source")
     elif record.evidence_count != len(urls):
@@ -93,6 +112,7 @@ def lint_record(record: Record, today: datetime.date | None = None) -> list[tupl
 def lint_kb(kb: KB, today: datetime.date | None = None) -> list[Problem]:
     """Problems for every reportable record of ``kb``."""
     problems = []
+    dates: dict[datetime.date, list[tuple[str, str]]] = {}
     for summary in kb.records:
         if not kb.reportable(summary.id):
             continue
@@ -105,4 +125,38 @@ def lint_kb(kb: KB, today: datetime.date | None = None) -> list[Problem]:
         for severity, field, message in lint_record(record, today):
             problems.append(Problem(severity, origin.file, message, line=origin.line,
                                     index=origin.index, record_id=record.id, field=field))
+        if record.last_confirmed is not None:
+            dates.setdefault(record.last_confirmed, []).append((record.verification_tier, origin.file))
+    return problems + shared_dates(dates)
+
+
+def shared_dates(dates: dict[datetime.date, list[tuple[str, str]]],
+                 limit: int = SHARED_CONFIRMED_MAX) -> list[Problem]:
+    """KB-level problems for ``last_confirmed`` dates shared by more than ``limit`` records.
+
+    ``dates`` maps each date to the ``(tier, file)`` of the records confirmed on it.
+    """
+    problems = []
+    for date, entries in sorted(dates.items()):
+        if len(entries) <= limit:
+            continue
+        checked = sum(1 for tier, _ in entries if tier in CHECKED_TIERS)
+        where = _common_folder([file for _, file in entries])
+        if checked > limit:
+            problems.append(Problem(
+                "warning", where, f"{checked} records of a checked tier share last_confirmed {date}; "
+                f"more than {limit} confirmed in one day looks stamped, not checked: give each "
+                "record the date its sources were last checked", field="last_confirmed"))
+        else:
+            problems.append(Problem(
+                "info", where, f"{len(entries)} records share last_confirmed {date}; "
+                f"{len(entries) - checked} of them are not of a checked tier, so for them the date "
+                "says only when they were written", field="last_confirmed"))
     return problems
+
+
+def _common_folder(files: list[str]) -> str:
+    try:
+        return os.path.commonpath([os.path.dirname(f) for f in files]) or "."
+    except ValueError:  # different drives
+        return files[0]

@@ -53,7 +53,7 @@ def test_match_json_on_the_ddp_corpus(tmp_path: Path) -> None:
     matches = data["matches"]
     assert matches, "at least the seed matches"
     for match in matches:
-        assert list(match) == ["id", "score", "method", "line", "confident"]
+        assert list(match) == ["id", "score", "method", "line", "confident", "groups", "workarounds", "dead_ends"]
         assert isinstance(match["score"], float) and match["method"] in ("regex", "fuzzy")
     assert matches[0]["id"] == SEED_ID
     assert matches[0]["confident"] is True
