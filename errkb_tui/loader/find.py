@@ -52,8 +52,8 @@ def _walk(root: Path, report: Report) -> Iterator[Path]:
             continue
         subfolders = []
         for entry in entries:
-            if entry.name.startswith("."):
-                continue
+            if entry.name.startswith(".") or (folder is root and entry.name == "outcomes.jsonl"):
+                continue  # hidden; or a team's outcome counts (errkb_tui.outcomes), not records
             try:
                 is_dir = entry.is_dir()
             except OSError:
