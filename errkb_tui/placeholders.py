@@ -203,6 +203,76 @@ def record_names(record: "Record") -> list[str]:
     return list(dict.fromkeys(n for _, text in record_texts(record) for n in names(text)))
 
 
+# -- lint rules ---------------------------------------------------------------------------
+
+#: Placeholders written the old way, which nothing fills: ``<pod>``, ``<LOCK_ID>``,
+#: ``<version from README>``; not HTML/XML elements (a closing tag, a known tag name) and
+#: not generics (``List<Item>``: ``<`` right after a name).
+_ANGLE = re.compile(r"(?<![\w<>)\]])<([a-z][a-z0-9]*(?:[-_ ./][A-Za-z0-9]+)*|[A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)*)>")
+#: ``X``, ``N``... standing alone where a value goes (``pip install X``), but not code
+#: (``X = ...``, ``f(X)``, ``a.X``, ``X_train``) nor a shape (``(N, C, H, W)``).
+_LETTER = re.compile(r"(?:(?<=^)|(?<=[\s='\"]))[XYNM](?=$|[\s'\",;])(?!\s*[=:(\[])", re.MULTILINE)
+#: ``YOUR_TOKEN``, ``your_script.py``, ``your-index``.
+_YOUR = re.compile(r"\b(?:YOUR|[Yy]our)[-_][\w.-]+")
+_HTML_TAGS = frozenset(
+    "a abbr address article aside audio b body br button canvas caption code col dd details "
+    "dialog div dl dt em fieldset figure footer form h1 h2 h3 h4 h5 h6 head header hr html i "
+    "iframe img input label legend li link main meta nav ol option p pre script section select "
+    "small source span strong style sub summary sup table tbody td template textarea tfoot th "
+    "thead time title tr u ul video".split()
+)
+
+
+def literal_placeholders(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, text)`` of old-style placeholders in ``text`` that nothing fills:
+    ``<pod>``, a lone ``X``/``N``, ``YOUR_TOKEN``. Heuristic, for the lint."""
+    out = []
+    for match in _ANGLE.finditer(text):
+        name = match.group(1)
+        tag = name.split(" ", 1)[0]
+        if tag.lower() in _HTML_TAGS or f"</{tag}>" in text:
+            continue
+        out.append((match.start(), match.end(), match.group()))
+    for regex in (_LETTER, _YOUR):
+        out += [(m.start(), m.end(), m.group()) for m in regex.finditer(text)
+                if not any(start <= m.start() < end for start, end, _ in out)]
+    return sorted(out)
+
+
+def placeholder_rules(record: "Record") -> list[tuple[str, str, str]]:
+    """``(severity, field, message)`` for the record's placeholders and named groups:
+    old-style placeholders left in commands, placeholders that nothing fills and that have
+    no example to prompt with, named groups that are not identifiers, repeated (RE2 keeps
+    the first) or used by no text, and ``{=`` that does not form a placeholder."""
+    out: list[tuple[str, str, str]] = []
+    written = _GROUP.findall(record.regex or "")
+    for name in dict.fromkeys(written):
+        if not valid_name(name):
+            out.append(("warning", "regex", f"named group {name!r} is not an identifier"))
+        if written.count(name) > 1:
+            out.append(("warning", "regex",
+                        f"named group {name!r} appears {written.count(name)} times: RE2 fills only the first"))
+    groups = set(group_names(record.regex))
+    prompts = record_examples(record)
+    used: set[str] = set()
+    for field, text in record_texts(record):
+        if field.endswith(".how"):
+            for _, _, literal in literal_placeholders(text):
+                out.append(("warning", field, f"{literal!r} looks like a placeholder that nothing fills: "
+                                              "write {=name} (a regex group) or {=name:example}"))
+        for offset in malformed(text):
+            out.append(("warning", field, f"{text[offset:offset + 20]!r} starts like a placeholder but is not "
+                                          "one: {=name} or {=name:example}"))
+        for name in names(text):
+            used.add(name)
+            if name not in groups and name not in prompts:
+                out.append(("warning", field, f"placeholder {{={name}}}: no regex group captures it and no "
+                                              f"example is given to prompt with ({{={name}:example}})"))
+    for name in sorted(groups - used):
+        out.append(("warning", "regex", f"named group {name!r} fills no placeholder"))
+    return out
+
+
 __all__ = ["Filled", "Placeholder", "examples", "fill", "fill_all", "find", "group_names",
            "has_placeholders", "malformed", "names", "needs_quoting", "record_examples",
            "record_names", "record_texts", "valid_name"]

@@ -140,3 +140,66 @@ def test_bundled_texts_without_placeholders_are_untouched_by_fill(bundled_record
 
 def test_placeholder_is_hashable() -> None:
     assert len({Placeholder("a", None, 0, 4), Placeholder("a", None, 0, 4)}) == 1
+
+
+# -- lint rules -----------------------------------------------------------------------------
+
+from errkb_tui.lint import lint_record  # noqa: E402
+from errkb_tui.model import Record  # noqa: E402
+from errkb_tui.placeholders import literal_placeholders, placeholder_rules  # noqa: E402
+
+
+def record(regex: str, *hows: str) -> Record:
+    return Record.model_validate({
+        "id": "python/t", "signature": "ModuleNotFoundError: No module named 'X'", "domain": "python",
+        "category": "import_error", "regex": regex,
+        "workarounds": [{"action": f"step {i}", "how": how, "success_rate": 0.5} for i, how in enumerate(hows)],
+    })
+
+
+def messages(rec: Record) -> list[str]:
+    return [f"{field}: {message}" for _, field, message in placeholder_rules(rec)]
+
+
+def test_literal_placeholders_found_and_code_left_alone() -> None:
+    found = [t for _, _, t in literal_placeholders(
+        "kubectl logs <pod> -n <ns>\npip install X\nkill <PID>\npython your_script.py\n"
+        "terraform force-unlock <LOCK_ID> # <version from requirements/README>")]
+    assert found == ["<pod>", "<ns>", "X", "<PID>", "your_script.py", "<LOCK_ID>", "<version from requirements/README>"]
+    code = ("X = np.asarray(X_train)\nprint(np.isnan(X).sum())\nadata.X = adata.X.astype('f')\n"
+            "# (N, C, H, W) -> (N, C*H*W)\n<p className='x'><div>{s}</div></p>\n<ul><li>a</li></ul>\n"
+            "List<Item> xs; querySelector<HTMLInputElement>('#a'); assertDefined<T>(v)\n"
+            "<dependency><version>4.0</version></dependency>\n<body suppressHydrationWarning>")
+    assert literal_placeholders(code) == []
+
+
+def test_rules_on_a_record() -> None:
+    good = record(r"No module named '(?P<module>[\w.]+)'", "pip install {=module}", "python {=script:main.py}")
+    assert messages(good) == []
+    assert messages(record(r"No module named '[\w.]+'", "pip install X")) == [
+        "workarounds[0].how: 'X' looks like a placeholder that nothing fills: write {=name} (a regex group) or {=name:example}"]
+    unfilled = messages(record(r"No module named '[\w.]+'", "pip install {=module}"))
+    assert len(unfilled) == 1 and "{=module}" in unfilled[0] and "no regex group" in unfilled[0]
+    unused = messages(record(r"No module named '(?P<module>[\w.]+)'", "pip install requests"))
+    assert unused == ["regex: named group 'module' fills no placeholder"]
+    twice = messages(record(r"No module named '(?P<m>\w+)'|cannot import name '(?P<m>\w+)'", "pip install {=m}"))
+    assert twice == ["regex: named group 'm' appears 2 times: RE2 fills only the first"]
+    broken = messages(record(r"No module named '[\w.]+'", "pip install {=bad name:x}"))
+    assert len(broken) == 1 and "starts like a placeholder" in broken[0]
+
+
+def test_rules_are_warnings_in_lint_record() -> None:
+    rec = record(r"No module named '[\w.]+'", "kubectl logs <pod>", "pip install requests")
+    assert ("warning", "workarounds[0].how",
+            "'<pod>' looks like a placeholder that nothing fills: write {=name} (a regex group) or {=name:example}"
+            ) in lint_record(rec)
+
+
+def test_lower_layers_stay_free_of_textual() -> None:
+    import subprocess
+    import sys
+    code = ("import sys, errkb_tui.placeholders, errkb_tui.lint\n"
+            "print([m for m in sys.modules if m.split('.')[0] == 'textual'])")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
