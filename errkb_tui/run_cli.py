@@ -24,7 +24,7 @@ EXIT_NOT_FOUND, EXIT_NOT_EXECUTABLE, EXIT_USAGE = 127, 126, 2
 
 def command_of(args: Any) -> list[str]:
     """The wrapped command from the parsed ``run`` arguments (a leading ``--`` dropped)."""
-    command = list(args.command or [])
+    command = list(args.argv or [])
     if command and command[0] == "--":
         command = command[1:]
     return command
