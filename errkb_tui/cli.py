@@ -9,8 +9,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__
-from .kb import KB, Problem, Source, bundled_data_dir, default_sources, load_kb
+from . import __version__, outcomes_cli
+from .kb import KB, Problem, Source, bundled_data_dir, default_sources
+from .loader import load_kb
 from .terminal import attach_terminal, decode, read_tail, stdin_is_terminal
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_USAGE = 0, 1, 2
@@ -45,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="do not watch the clipboard")
     parser.add_argument("--watch-interval", type=float, default=0.5, metavar="SECONDS",
                         help="how often the clipboard is read (default 0.5)")
-    sub = parser.add_subparsers(dest="command", metavar="{match,show,run,validate,mcp}")
+    sub = parser.add_subparsers(dest="command", metavar="{match,show,run,validate,outcomes,mcp}")
 
     match = sub.add_parser("match", parents=[_common(top=False)], help="print the records that explain an error",
                            description="Read an error (a traceback, a log) and print the best records.")
@@ -56,10 +57,12 @@ def _parser() -> argparse.ArgumentParser:
     match.add_argument("--show", action="store_true", help="then print the best record (as 'show' does)")
     _add_shell_parsers(sub)
     validate = sub.add_parser("validate", parents=[_common(top=False)], help="check KB files",
-                              description="Check KB files; exit 1 on any error (with --strict, on any warning).")
+                              description="Check KB files; exit 1 on any error (with --strict, on any warning).",
+                              epilog=outcomes_cli.tiers_help())
     validate.add_argument("paths", nargs="*", metavar="PATH",
                           help="files or folders to check (default: the bundled KB)")
     validate.add_argument("--strict", action="store_true", help="fail on warnings too")
+    outcomes_cli.add_parser(sub, _common(top=False))
     return parser
 
 
@@ -96,7 +99,7 @@ def _print_matches(args: argparse.Namespace, data: bytes) -> int:
         print(f"errkb-tui: {errors} KB problem(s) skipped; see 'errkb-tui validate'", file=sys.stderr)
     matches = Matcher(kb.records).match(data, limit=args.limit)
     if args.json:
-        print(json.dumps({"matches": [m.to_json() for m in matches]}, ensure_ascii=False))
+        print(json.dumps({"matches": outcomes_cli.match_json(kb, matches)}, ensure_ascii=False))
     elif not matches:
         print("No record matches this text.")
     else:
@@ -213,6 +216,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_match(args)
         if args.command == "validate":
             return cmd_validate(args)
+        if args.command == "outcomes":
+            return outcomes_cli.cmd_outcomes(args, _load)
         if args.command == "show":
             from .show import cmd_show
 
