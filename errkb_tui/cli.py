@@ -13,6 +13,7 @@ from . import __version__, outcomes_cli
 from .kb import KB, Problem, Source, bundled_data_dir, default_sources
 from .loader import load_kb
 from .terminal import attach_terminal, decode, read_tail, stdin_is_terminal
+from .text import cell_truncate
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_USAGE = 0, 1, 2
 
@@ -107,7 +108,7 @@ def _print_matches(args: argparse.Namespace, data: bytes) -> int:
         print(f"{'score':>5}  {'method':<6}  {'id':<{width}}  line")
         for m in matches:
             mark = "" if m.confident else "  (not confident)"
-            line = m.line if len(m.line) <= 70 else m.line[:69] + "…"
+            line = cell_truncate(m.line, 70)
             print(f"{m.score:>5.2f}  {m.method:<6}  {m.id:<{width}}  {line}{mark}")
         if getattr(args, "show", False):
             from .show import show_match

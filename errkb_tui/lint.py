@@ -18,13 +18,11 @@ import os
 import re
 
 from .kb import KB, Problem, Severity
-from .patterns import literal_length
+from .patterns import CONFIDENT_LITERALS, literal_length
 from .placeholders import placeholder_rules
 from .model import RESOLVABLE, ROOT_CAUSE_TYPES, VERIFICATION_TIERS, VERSION_STATUSES, Record
 from .trust import CHECKED_TIERS
 
-#: A regex with fewer fixed characters than this matches too much to be trusted.
-MIN_REGEX_LITERALS = 8
 #: More records than this confirmed on one date: checking sources by hand takes minutes a
 #: record, so a reviewer confirms a few dozen in a day; past 50 the date was likely stamped.
 SHARED_CONFIRMED_MAX = 50
@@ -53,8 +51,8 @@ def lint_record(record: Record, today: datetime.date | None = None) -> list[tupl
                 f"{version.status!r} is not one of: {', '.join(VERSION_STATUSES)}")
     if record.regex is None:
         add("warning", "regex", "no regex: copied errors can only be matched fuzzily")
-    elif literal_length(record.regex) < MIN_REGEX_LITERALS:
-        add("warning", "regex", f"too generic: fewer than {MIN_REGEX_LITERALS} fixed characters")
+    elif literal_length(record.regex) < CONFIDENT_LITERALS:
+        add("warning", "regex", f"too generic: fewer than {CONFIDENT_LITERALS} fixed characters")
     if not record.root_cause.strip():
         add("warning", "root_cause", "empty")
     if len(record.dead_ends) < 2:

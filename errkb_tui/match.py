@@ -22,7 +22,8 @@ import re2
 from rapidfuzz import fuzz, process, utils
 
 from .model import Record, compile_regex, re2_options
-from .patterns import literal_length
+from .patterns import CONFIDENT_LITERALS, literal_length
+from .text import cell_truncate
 
 #: Only the end of the input is read: tracebacks end with the error.
 MAX_INPUT_BYTES = 256 * 1024
@@ -30,8 +31,6 @@ MAX_INPUT_BYTES = 256 * 1024
 MAX_LINE_CHARS = 4096
 #: Patterns per RE2 set; smaller sets keep each DFA within its memory budget.
 SET_SHARD = 4000
-#: Regex hits with fewer fixed characters than this are never confident.
-CONFIDENT_LITERALS = 8
 #: Fuzzy scores (0-100) at or above this, on a long enough line, count as confident.
 FUZZY_CONFIDENT = 96
 #: ...and the whole line must be this close (0-100) to the signature: token_set_ratio
@@ -309,4 +308,4 @@ def _set_options() -> re2.Options:
 
 
 def _shorten(line: str, limit: int = 300) -> str:
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    return cell_truncate(line, limit)

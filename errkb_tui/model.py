@@ -17,7 +17,7 @@ from typing import Annotated, Any, Union
 import re2
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .patterns import literal_length
+from .patterns import MIN_REGEX_LITERALS, literal_length
 
 Rate = Annotated[float, Field(ge=0.0, le=1.0)]
 
@@ -31,9 +31,6 @@ VERSION_STATUSES = ("active", "deprecated", "removed", "fixed", "changed", "unaf
 VERIFICATION_TIERS = ("ai_generated", "source_checked", "community_verified", "expert_verified")
 RESOLVABLE = ("yes", "partial", "no")
 
-#: A regex with fewer fixed characters matches almost any text: it would claim every error.
-MIN_REGEX_LITERALS = 3
-
 _ID_RE = re.compile(r"^[A-Za-z0-9][\w.+-]*/[\w.+/-]+$")
 
 
@@ -42,12 +39,6 @@ def re2_options() -> re2.Options:
     options = re2.Options()
     options.log_errors = False
     return options
-
-
-#: Patterns that passed the regex rules (compile in RE2, enough fixed characters), so a
-#: pattern seen again (a reload, or the KB loader's on-disk cache) is not checked again.
-#: Only passing patterns are ever added: a bad regex is always reported.
-KNOWN_GOOD_PATTERNS: set[str] = set()
 
 
 #: Compiled regexes kept for the matcher (each holds RE2 program memory, tens of KB: a
@@ -173,8 +164,12 @@ def transition_id(entry: Transition) -> str:
     return entry if isinstance(entry, str) else entry.error_id
 
 
+#: The kinds of link between records, in field order: the fields of :class:`TransitionGraph`.
+TRANSITION_KINDS = ("leads_to", "preceded_by", "frequently_confused_with")
+
+
 class TransitionGraph(_Part):
-    """Errors this one leads to, follows, or is confused with."""
+    """Errors this one leads to, follows, or is confused with (one field per kind)."""
 
     leads_to: list[Transition] = Field(default_factory=list)
     preceded_by: list[Transition] = Field(default_factory=list)
@@ -184,7 +179,7 @@ class TransitionGraph(_Part):
         """``(kind, record id)`` pairs, in field order."""
         return [
             (kind, transition_id(entry))
-            for kind in ("leads_to", "preceded_by", "frequently_confused_with")
+            for kind in TRANSITION_KINDS
             for entry in getattr(self, kind)
         ]
 
@@ -243,14 +238,11 @@ class Record(_Part):
         if value is not None:
             if not value.strip():
                 raise ValueError("must not be empty (use null for a record without a regex)")
-            if value in KNOWN_GOOD_PATTERNS:
-                return value
             check_regex(value)
             if literal_length(value) < MIN_REGEX_LITERALS:
                 raise ValueError(
                     f"matches almost any text: needs at least {MIN_REGEX_LITERALS} fixed characters"
                 )
-            KNOWN_GOOD_PATTERNS.add(value)
         return value
 
     @model_validator(mode="after")
@@ -259,7 +251,7 @@ class Record(_Part):
         if prefix != self.domain:
             raise ValueError(f"id {self.id!r} must start with its domain {self.domain!r}/")
         graph, own = self.transition_graph, self.id
-        for kind in ("leads_to", "preceded_by", "frequently_confused_with"):
+        for kind in TRANSITION_KINDS:
             entries = getattr(graph, kind)
             if entries and (own in entries or any(type(e) is not str and e.error_id == own for e in entries)):
                 raise ValueError(f"transition_graph.{kind} links the record to itself")
@@ -350,8 +342,8 @@ def _record_has_extra(record: Record) -> bool:
     graph = record.transition_graph
     if graph.__pydantic_extra__:
         return True
-    for entries in (graph.leads_to, graph.preceded_by, graph.frequently_confused_with):
-        for entry in entries:
+    for kind in TRANSITION_KINDS:
+        for entry in getattr(graph, kind):
             if not isinstance(entry, str) and entry.__pydantic_extra__:
                 return True
     return False

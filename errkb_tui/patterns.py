@@ -1,8 +1,15 @@
-"""What a regex pattern says about itself: how specific it is."""
+"""What a regex pattern says about itself: how specific it is, and the rules that use it."""
 
 from __future__ import annotations
 
 import re
+
+#: A record's regex must have at least this many fixed characters to be valid at all:
+#: with fewer (``.*``, ``(a+)+$``) it matches almost any text and would claim every error.
+MIN_REGEX_LITERALS = 3
+#: A regex with fewer fixed characters than this matches too much to be trusted: ``validate``
+#: warns about it, and a match through it is never confident.
+CONFIDENT_LITERALS = 8
 
 #: A run of plain characters (no regex syntax), counted in one step.
 _PLAIN_RUN = re.compile(r"[^\\\[\](){}|.^$*+?]+")

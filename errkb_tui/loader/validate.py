@@ -99,8 +99,7 @@ def key_warnings(record: Record, place: Place) -> list[Problem]:
 
 def links(record: Record) -> list[tuple[str, str]] | None:
     """``(kind, target id)`` of the record's transition links; None when it has none."""
-    graph = record.transition_graph
-    return graph.edges() if graph.leads_to or graph.preceded_by or graph.frequently_confused_with else None
+    return record.transition_graph.edges() or None
 
 
 def _find_long_text(data: Any, path: str = "", depth: int = 0) -> str | None:

@@ -301,3 +301,33 @@ def test_a_record_linking_to_itself_is_rejected() -> None:
             "transition_graph": {"leads_to": ["acme/x"]}}
     with pytest.raises(ValidationError, match="links the record to itself"):
         Record.model_validate(data)
+
+
+# -- one rule, one constant; validation without memory ----------------------------------------
+
+
+def test_validation_does_not_depend_on_what_was_validated_before(seed, monkeypatch) -> None:
+    import errkb_tui.model as model
+
+    data = dict(seed, regex="abcd")
+    Record.model_validate(data)  # 4 fixed characters: valid under the rule of 3
+    monkeypatch.setattr(model, "MIN_REGEX_LITERALS", 5)
+    with pytest.raises(ValidationError, match="fixed characters"):
+        Record.model_validate(data)  # the same pattern again is checked again, not remembered
+
+
+def test_each_regex_rule_has_one_constant() -> None:
+    import errkb_tui.lint as lint
+    import errkb_tui.match as match
+    import errkb_tui.model as model
+    import errkb_tui.patterns as patterns
+
+    assert model.MIN_REGEX_LITERALS is patterns.MIN_REGEX_LITERALS
+    assert match.CONFIDENT_LITERALS is patterns.CONFIDENT_LITERALS
+    assert not hasattr(lint, "MIN_REGEX_LITERALS") and lint.CONFIDENT_LITERALS is patterns.CONFIDENT_LITERALS
+
+
+def test_transition_kinds_are_the_graph_fields() -> None:
+    from errkb_tui.model import TRANSITION_KINDS, TransitionGraph
+
+    assert TRANSITION_KINDS == tuple(TransitionGraph.model_fields)
