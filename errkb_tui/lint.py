@@ -21,6 +21,7 @@ from .kb import KB, Problem, Severity
 from .patterns import CONFIDENT_LITERALS, literal_length
 from .placeholders import placeholder_rules
 from .model import RESOLVABLE, ROOT_CAUSE_TYPES, VERIFICATION_TIERS, VERSION_STATUSES, Record
+from .outcomes import TeamOutcomes
 from .trust import CHECKED_TIERS
 
 #: More records than this confirmed on one date: checking sources by hand takes minutes a
@@ -117,7 +118,7 @@ def placeholder_lint(record: Record) -> list[tuple[Severity, str, str]]:
 
 
 def lint_kb(kb: KB, today: datetime.date | None = None) -> list[Problem]:
-    """Problems for every reportable record of ``kb``."""
+    """Problems for every reportable record of ``kb``, and of its folders' team outcome files."""
     problems = []
     dates: dict[datetime.date, list[tuple[str, str]]] = {}
     for summary in kb.records:
@@ -134,7 +135,8 @@ def lint_kb(kb: KB, today: datetime.date | None = None) -> list[Problem]:
                                     index=origin.index, record_id=record.id, field=field))
         if record.last_confirmed is not None:
             dates.setdefault(record.last_confirmed, []).append((record.verification_tier, origin.file))
-    return problems + shared_dates(dates)
+    team = TeamOutcomes.from_sources(source for source in kb.sources if source.report)
+    return problems + shared_dates(dates) + team.problems
 
 
 def shared_dates(dates: dict[datetime.date, list[tuple[str, str]]],

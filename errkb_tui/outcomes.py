@@ -32,6 +32,7 @@ import datetime
 import hashlib
 import json
 import os
+import re
 import threading
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -61,6 +62,7 @@ TEAM_FILE = "outcomes.jsonl"
 HASH_LENGTH = 16
 #: A line longer than this is not an outcome (guards memory against a garbage file).
 MAX_LINE_BYTES = 4096
+_HASH = re.compile(f"[0-9a-f]{{{HASH_LENGTH}}}")
 
 
 def normalise(text: str) -> str:
@@ -166,8 +168,7 @@ def make_event(record_id: str, item_hash_: str, kind: str, verdict: str, date: s
     """A checked :class:`Event`; ``ValueError`` names what is wrong."""
     if not isinstance(record_id, str) or "/" not in record_id or "\n" in record_id:
         raise ValueError(f"not a record id: {record_id!r}")
-    if not isinstance(item_hash_, str) or len(item_hash_) != HASH_LENGTH or any(
-            c not in "0123456789abcdef" for c in item_hash_):
+    if not isinstance(item_hash_, str) or not _HASH.fullmatch(item_hash_):
         raise ValueError(f"not a fix hash ({HASH_LENGTH} lowercase hex digits): {item_hash_!r}")
     if kind not in VERDICTS:
         raise ValueError(f"kind {kind!r} is not one of: {', '.join(KINDS)}")
@@ -375,8 +376,9 @@ class OutcomeLog(OutcomeCounts):
             data = json.loads(raw.decode("utf-8"))
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
+            date = data.get("date")
             event = make_event(data.get("record_id"), data.get("hash"), data.get("kind"),
-                               data.get("verdict"), _check_date(data.get("date")))
+                               data.get("verdict"), date if date is not None else "(none)")
         except (ValueError, UnicodeDecodeError, RecursionError) as exc:
             self._problems.append(Problem("warning", str(self.path), f"not an outcome, skipped: {_reason(exc)}",
                                           line=number))

@@ -116,3 +116,13 @@ def test_validate_help_gives_each_tier_its_meaning(tmp_path: Path) -> None:
     for tier in ("ai_generated", "source_checked", "community_verified", "expert_verified"):
         assert f"{tier}:" in text
     assert "Nothing was checked" in text
+
+
+def test_validate_reports_a_bad_line_of_a_team_file(tmp_path: Path) -> None:
+    team = tmp_path / "team-kb"
+    write_json(team / "acme" / "thing.json", seed_record(
+        "acme/thing", signature="Acme widget exploded: code X", regex=r"Acme widget exploded: code \d+"))
+    (team / TEAM_FILE).write_text('{"record_id": "acme/thing"}\n', encoding="utf-8")
+    result = run(tmp_path, "validate", "--strict", str(team))
+    assert result.returncode == 1
+    assert "outcomes.jsonl:1: warning" in result.stdout and "not a team count" in result.stdout
