@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__, outcomes_cli
+from .config import add_arguments as add_config_arguments
+from .config import app_options, from_args, print_config, warn_problems
 from .kb import KB, Problem, Source, bundled_data_dir, default_sources
 from .loader import load_kb
 from .terminal import attach_terminal, decode, read_tail, stdin_is_terminal
@@ -37,16 +39,19 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="errkb-tui", parents=[common],
         description="Browse an error knowledge base; match copied errors to records.",
-        epilog="Without a subcommand, opens the browser. ERRKB_PATH (os.pathsep-separated) "
-               "names more KBs, loaded after the bundled one and before --data.",
+        epilog="Without a subcommand, opens the browser. KBs load in this order, a later record "
+               "with the same id winning: the bundled one, ERRKB_PATH (os.pathsep-separated), "
+               "the config file's kb_paths, --data. The config file (ERRKB_CONFIG, else "
+               "config.toml in the platform's config folder) sets defaults that flags override.",
     )
     parser.add_argument("--version", action="version", version=f"errkb-tui {__version__}")
-    parser.add_argument("--watch", dest="watch", action="store_true", default=True,
-                        help="watch the clipboard for errors (default)")
+    parser.add_argument("--watch", dest="watch", action="store_true", default=None,
+                        help="watch the clipboard for errors (default: the config file's, else on)")
     parser.add_argument("--no-watch", dest="watch", action="store_false",
                         help="do not watch the clipboard")
-    parser.add_argument("--watch-interval", type=float, default=0.5, metavar="SECONDS",
-                        help="how often the clipboard is read (default 0.5)")
+    parser.add_argument("--watch-interval", type=float, default=None, metavar="SECONDS",
+                        help="how often the clipboard is read (default: the config file's, else 0.5)")
+    add_config_arguments(parser)
     sub = parser.add_subparsers(dest="command", metavar="{match,show,run,validate,outcomes,mcp}")
 
     match = sub.add_parser("match", parents=[_common(top=False)], help="print the records that explain an error",
@@ -70,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
 def _load(args: argparse.Namespace) -> KB:
     from .kbcache import default_cache_dir
 
-    return load_kb(default_sources(args.data, bundled=not args.no_bundled), cache_dir=default_cache_dir())
+    return load_kb(from_args(args).sources(args.data, bundled=not args.no_bundled), cache_dir=default_cache_dir())
 
 
 def cmd_match(args: argparse.Namespace) -> int:
@@ -156,7 +161,7 @@ def _relative(problem: Problem) -> Problem:
 def cmd_browse(args: argparse.Namespace) -> int:
     from .app import run_app
 
-    if args.watch_interval <= 0:
+    if args.watch_interval is not None and args.watch_interval <= 0:
         print("errkb-tui: --watch-interval must be positive", file=sys.stderr)
         return EXIT_USAGE
     text = None
@@ -175,9 +180,21 @@ def _waiting_for_pipe() -> None:
 def _browse(args: argparse.Namespace, text: str | None) -> int:
     from .app import run_app
 
+    config = from_args(args)
+    warn_problems(config)
     options = {"initial_text": text} if text is not None else {}
-    return run_app(default_sources(args.data, bundled=not args.no_bundled),
-                   watch=args.watch, watch_interval=args.watch_interval, **options)
+    options.update(app_options(config, accepted=_app_parameters()))
+    return run_app(config.sources(args.data, bundled=not args.no_bundled),
+                   watch=config.watch, watch_interval=config.watch_interval, **options)
+
+
+def _app_parameters() -> set[str]:
+    """The keyword options the app takes (theme=, lang=, keymap= are passed only if taken)."""
+    import inspect
+
+    from .app import ErrKBApp
+
+    return set(inspect.signature(ErrKBApp.__init__).parameters)
 
 
 def _add_shell_parsers(sub) -> None:
@@ -212,6 +229,8 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``errkb-tui`` command; returns the exit code."""
     args = _parser().parse_args(argv)
+    if getattr(args, "print_config", False):
+        return print_config(args)
     try:
         if args.command == "match":
             return cmd_match(args)
