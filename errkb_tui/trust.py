@@ -71,9 +71,9 @@ def combined_rate(estimate: float | None, worked: int, failed: int, prior_weight
     if estimate is None or math.isnan(estimate):
         estimate = 0.5
     estimate = min(1.0, max(0.0, float(estimate)))
-    total = prior_weight + worked + failed
-    if total == 0:  # no weight on anything: the estimate is all there is
+    if worked + failed == 0:  # exactly the estimate (no rounding through a tiny weight)
         return estimate
+    total = prior_weight + worked + failed
     return min(1.0, max(0.0, (estimate * prior_weight + worked) / total))
 
 
