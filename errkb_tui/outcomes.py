@@ -253,6 +253,17 @@ class OutcomeCounts:
             tally = self._by_record.get(record_id, {}).get(item_hash(item))
             return tally.counts if tally else Counts()
 
+    def record_totals(self, record_id: str, kind: str = "workaround") -> Counts:
+        """All outcomes of one kind recorded for the record, summed (for a list row).
+
+        Cheap (no record is read), so it may include fixes the record no longer has.
+        """
+        with self._lock:
+            tallies = self._by_record.get(record_id)
+            if not tallies:
+                return Counts()
+            return sum((t.counts for t in tallies.values() if t.kind == kind), Counts())
+
     def record_ids(self) -> set[str]:
         """Ids of the records that have outcomes."""
         with self._lock:

@@ -12,10 +12,12 @@ team's, :mod:`errkb_tui.outcomes`) are counts. :func:`combined_rate` puts the tw
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
+from .kb import Problem, Source
 from .model import DeadEnd, Record, Workaround
-from .outcomes import Counts, item_hash
+from .outcomes import Counts, Event, OutcomeCounts, OutcomeLog, TeamOutcomes, item_hash
 
 #: How many outcomes the KB's estimate is worth in :func:`combined_rate`.
 PRIOR_WEIGHT = 2.0
@@ -192,6 +194,67 @@ def record_phrase(fix_rate: float | None, evidence_count: int, source_count: int
     return " · ".join(p for p in parts if p)
 
 
-__all__ = ["CHECKED_TIERS", "PRIOR_WEIGHT", "TIER_MEANINGS", "TIER_SHORT", "combined_rate",
+class Evidence:
+    """The user's outcomes and a team's counts together: what the UI asks about a record.
+
+    ``Evidence.load(kb.sources)`` reads both (call it in a worker: it reads files).
+    :meth:`mark` appends an outcome (slow: an fsync; call it in a worker too); every other
+    method only looks at counts in memory and is cheap enough for a keystroke.
+    """
+
+    def __init__(self, user: OutcomeLog, team: OutcomeCounts | None = None) -> None:
+        self.user = user
+        self.team = team if team is not None else TeamOutcomes()
+
+    @classmethod
+    def load(cls, sources: Iterable[Source] = (), path: Path | None = None) -> Evidence:
+        """The log at ``path`` (default: :func:`errkb_tui.userdata.outcomes_file`) and the
+        team files at the top of the folder ``sources``."""
+        from .userdata import outcomes_file
+
+        return cls(OutcomeLog(path or outcomes_file()), TeamOutcomes.from_sources(sources))
+
+    @property
+    def problems(self) -> list[Problem]:
+        """Bad lines of the log and the team files (add them to the problems report)."""
+        return [*self.user.problems, *self.team.problems]
+
+    def reload(self) -> None:
+        """Read what another instance appended to the log since."""
+        self.user.reload()
+
+    def mark(self, record_id: str, item: Workaround | DeadEnd, verdict: str) -> Event:
+        """Record an outcome: ``worked``/``failed`` on a workaround, ``tried_failed`` on a dead end."""
+        return self.user.record(record_id, item, verdict)
+
+    def counts(self, record_id: str, item: Workaround | DeadEnd) -> tuple[Counts, Counts]:
+        """``(user, team)`` counts of one fix."""
+        return self.user.counts_for(record_id, item), self.team.counts_for(record_id, item)
+
+    def order(self, record: Record) -> list[int]:
+        """Indices of the record's workarounds, best first (:func:`order_workarounds`)."""
+        return order_workarounds(record.workarounds, self.user.counts(record.id), self.team.counts(record.id))
+
+    def rate(self, record: Record, item: Workaround | DeadEnd) -> float:
+        """The combined rate: a workaround's chance to work, a dead end's chance to fail."""
+        user, team = self.user.counts(record.id), self.team.counts(record.id)
+        if isinstance(item, DeadEnd):
+            return dead_end_fail_rate(item, user, team)
+        return workaround_rate(item, user, team)
+
+    def label(self, record_id: str, item: Workaround | DeadEnd) -> str:
+        """:func:`item_label`: ``est. 90% · you 3/4 · team 12/15``."""
+        return item_label(item, self.user.counts(record_id), self.team.counts(record_id))
+
+    def record_label(self, record: Record) -> str:
+        """:func:`record_label`: ``est. fix rate 78% · evidence 2 · 2 sources · you 3/4``."""
+        return record_label(record, self.user.counts(record.id), self.team.counts(record.id))
+
+    def short_label(self, record_id: str, fix_rate: float | None) -> str:
+        """:func:`short_rate_label` for a list row, from a summary's ``fix_success_rate``."""
+        return short_rate_label(fix_rate, self.user.record_totals(record_id), self.team.record_totals(record_id))
+
+
+__all__ = ["Evidence", "CHECKED_TIERS", "PRIOR_WEIGHT", "TIER_MEANINGS", "TIER_SHORT", "combined_rate",
            "dead_end_fail_rate", "evidence", "item_label", "order_workarounds", "rate_label",
            "record_label", "record_phrase", "short_rate_label", "tier_meaning", "workaround_rate"]

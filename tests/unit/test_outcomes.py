@@ -203,3 +203,14 @@ def test_export_holds_only_ids_hashes_kinds_counts_and_dates(tmp_path: Path) -> 
     team_file.write_text("".join(line + "\n" for line in export_lines(log)), encoding="utf-8")
     team = TeamOutcomes([team_file])
     assert team.problems == [] and team.counts(RECORD.id) == log.counts(RECORD.id)
+
+
+def test_outcomes_and_trust_import_without_textual() -> None:
+    import subprocess
+    import sys
+
+    probe = ("import sys, errkb_tui.outcomes, errkb_tui.trust, errkb_tui.outcomes_cli, errkb_tui.lint; "
+             "print(any(m == 'textual' or m.startswith('textual.') for m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"

@@ -129,3 +129,35 @@ def test_every_tier_has_one_meaning() -> None:
     assert tier_meaning("ai_generated").startswith("Nothing was checked")
     assert "every dead end and workaround" in tier_meaning("source_checked")
     assert "Unknown tier" in tier_meaning("made_up")
+
+
+def test_evidence_puts_the_users_log_and_the_team_counts_together(tmp_path) -> None:
+    from errkb_tui.kb import Source
+    from errkb_tui.outcomes import TEAM_FILE
+    from errkb_tui.trust import Evidence
+
+    record = Record.model_validate(seed_record("acme/thing"))
+    first, second = record.workarounds
+    team = tmp_path / "team"
+    team.mkdir()
+    (team / TEAM_FILE).write_text(
+        '{"record_id": "acme/thing", "hash": "%s", "kind": "workaround", "worked": 4, "failed": 0}\n'
+        % item_hash(second), encoding="utf-8")
+    evidence = Evidence.load([Source(team, "--data")], path=tmp_path / "me" / "outcomes.jsonl")
+    assert evidence.problems == []
+    assert evidence.order(record) == [1, 0]
+    assert evidence.short_label(record.id, 0.78) == "team 4/4"
+    evidence.mark(record.id, first, "failed")
+    evidence.mark(record.id, record.dead_ends[0], "tried_failed")
+    assert evidence.counts(record.id, first) == (Counts(0, 1), Counts(0, 0))
+    assert evidence.label(record.id, second) == "est. 80% · team 4/4"
+    assert evidence.label(record.id, first) == "est. 85% · you 0/1"
+    assert evidence.rate(record, first) == pytest.approx(1.7 / 3)
+    assert evidence.rate(record, record.dead_ends[0]) == pytest.approx((1.2 + 1) / 3)
+    assert evidence.short_label(record.id, 0.78) == "you 0/1"  # a dead end is not in the row's count
+    assert evidence.record_label(record) == "est. fix rate 78% · evidence 1 · 0 sources · you 0/1 · team 4/4"
+
+    other = Evidence.load([], path=tmp_path / "me" / "outcomes.jsonl")  # a second app instance
+    other.mark(record.id, second, "worked")
+    evidence.reload()
+    assert evidence.counts(record.id, second) == (Counts(1, 0), Counts(4, 0))
