@@ -146,6 +146,14 @@ def fill(text: str, values: Mapping[str, str]) -> Filled:
     return Filled("".join(parts), tuple(missing), tuple(spans))
 
 
+def prompts(text: str, values: Mapping[str, str], examples: Mapping[str, str]) -> list[tuple[str, str]]:
+    """``(name, prefill)`` for each placeholder of ``text`` that ``values`` lacks, in order
+    of first appearance: what to ask before copying (prefill: the example, or ``""``).
+    Pass :func:`record_examples` as ``examples`` so an example written in any of the
+    record's texts serves."""
+    return [(name, examples.get(name, "")) for name in fill(text, values).missing]
+
+
 def fill_all(texts: Iterable[str], values: Mapping[str, str]) -> list[Filled]:
     """:func:`fill` for each of ``texts``."""
     return [fill(text, values) for text in texts]
@@ -274,5 +282,6 @@ def placeholder_rules(record: "Record") -> list[tuple[str, str, str]]:
 
 
 __all__ = ["Filled", "Placeholder", "examples", "fill", "fill_all", "find", "group_names",
-           "has_placeholders", "malformed", "names", "needs_quoting", "record_examples",
-           "record_names", "record_texts", "valid_name"]
+           "has_placeholders", "literal_placeholders", "malformed", "names", "needs_quoting",
+           "placeholder_rules", "prompts", "record_examples", "record_names", "record_texts",
+           "valid_name"]

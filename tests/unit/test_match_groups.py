@@ -64,3 +64,56 @@ def test_cli_match_json_shows_groups(tmp_path) -> None:
     assert result.returncode == 0, result.stderr
     (match,) = json.loads(result.stdout)["matches"]
     assert match["groups"] == {"module": "torchvision"}
+
+
+# -- the bundled KB: a matched error fills its record's commands --------------------------
+
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from errkb_tui.kb import Source, bundled_data_dir  # noqa: E402
+from errkb_tui.loader import load_kb  # noqa: E402
+from errkb_tui.placeholders import fill, group_names, prompts, record_examples  # noqa: E402
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    kb = load_kb([Source(bundled_data_dir(), "bundled")])
+    return kb, Matcher(kb.records)
+
+
+def test_torchvision_traceback_fills_the_install_command(bundled) -> None:
+    kb, matcher = bundled
+    top = matcher.best(TRACEBACK)
+    assert top.id == "python/module-not-found" and top.groups == {"module": "torchvision"}
+    filled = fill(kb.get(top.id).workarounds[0].how, top.groups)
+    assert filled.runnable and "python -m pip install torchvision" in filled.text
+    assert "{=" not in filled.text
+
+
+def test_without_a_match_the_copy_asks_with_the_example(bundled) -> None:
+    kb, _ = bundled
+    record = kb.get("python/module-not-found")
+    assert prompts(record.workarounds[0].how, {}, record_examples(record)) == [("module", "requests")]
+    record = kb.get("kubernetes/crashloopbackoff")
+    # workaround 1 names pod and namespace without examples; the record's others give them
+    asked = prompts(record.workarounds[1].how, {}, record_examples(record))
+    assert asked == [("namespace", "default"), ("pod", "payments-api-6d8f9c7b5-x2kqp")]
+
+
+def test_every_record_with_groups_gets_them_from_its_corpus(bundled) -> None:
+    kb, matcher = bundled
+    with_groups = [r for r in kb.records if r.regex and group_names(r.regex)]
+    assert len(with_groups) >= 10
+    for summary in with_groups:
+        text = (CORPUS / f"{summary.id}.txt").read_text(encoding="utf-8")
+        top = matcher.best(text)
+        assert top.id == summary.id and top.groups, summary.id
+        record = kb.get(summary.id)
+        filled = [fill(w.how, top.groups) for w in record.workarounds]
+        assert any(f.spans for f in filled), summary.id  # the captured values reach a command
+        for f in filled:
+            assert all(f.text[start:end] == top.groups[name] for start, end, name in f.spans)
