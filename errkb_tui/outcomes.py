@@ -62,6 +62,8 @@ TEAM_FILE = "outcomes.jsonl"
 HASH_LENGTH = 16
 #: A line longer than this is not an outcome (guards memory against a garbage file).
 MAX_LINE_BYTES = 4096
+#: A file larger than this is not read (about 400,000 outcomes; a garbage file costs no memory).
+MAX_FILE_BYTES = 64 * 1024 * 1024
 _HASH = re.compile(f"[0-9a-f]{{{HASH_LENGTH}}}")
 
 
@@ -351,6 +353,10 @@ class OutcomeLog(OutcomeCounts):
                 identity = (stat.st_dev, stat.st_ino)
                 if identity != self._identity or stat.st_size < self._offset:
                     self._reset(identity)
+                if stat.st_size - self._offset > MAX_FILE_BYTES:
+                    self._reset(identity)
+                    self._problems.append(Problem("error", str(self.path), f"{_too_large(stat.st_size)}; not read"))
+                    return
                 handle.seek(self._offset)
                 data = handle.read()
             self._read(data)
@@ -417,6 +423,10 @@ class TeamOutcomes(OutcomeCounts):
     def _read_file(self, file: Path) -> None:
         try:
             with open(file, "rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                if size > MAX_FILE_BYTES:
+                    self._problems.append(Problem("error", str(file), f"{_too_large(size)}; not read"))
+                    return
                 lines = handle.readlines()
         except OSError as exc:
             self._problems.append(Problem("error", str(file), f"cannot read: {exc.strerror or exc}"))
@@ -476,6 +486,10 @@ def export_lines(counts: OutcomeCounts) -> list[str]:
                 "failed": tally.failed, "first": tally.first or None, "last": tally.last or None}
         lines.append(json.dumps(data, ensure_ascii=False, separators=(", ", ": ")))
     return lines
+
+
+def _too_large(size: int) -> str:
+    return f"file is {size // (1024 * 1024)} MiB; the limit is {MAX_FILE_BYTES // (1024 * 1024)} MiB"
 
 
 def _reason(exc: BaseException) -> str:

@@ -42,7 +42,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
                         help="add your counts to those already in FILE (merge each export once)")
     export.add_argument("--force", action="store_true", help="replace FILE if it exists")
     export.add_argument("--since", metavar="DATE", type=_date,
-                        help="only outcomes on or after DATE (YYYY-MM-DD), e.g. your last export")
+                        help="only outcomes on or after DATE (YYYY-MM-DD), e.g. the day after your last export")
 
 
 def _date(value: str) -> str:

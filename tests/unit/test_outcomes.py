@@ -214,3 +214,16 @@ def test_outcomes_and_trust_import_without_textual() -> None:
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
+
+
+def test_a_file_over_the_size_limit_is_a_problem_not_a_memory_spike(tmp_path: Path, monkeypatch) -> None:
+    import errkb_tui.outcomes as outcomes
+
+    path = tmp_path / "outcomes.jsonl"
+    log = OutcomeLog(path)
+    log.record(RECORD.id, FIX, "worked")
+    monkeypatch.setattr(outcomes, "MAX_FILE_BYTES", 10)
+    big = OutcomeLog(path)
+    assert not big and [p.severity for p in big.problems] == ["error"] and "limit" in big.problems[0].message
+    team = TeamOutcomes([path])
+    assert [p.severity for p in team.problems] == ["error"]
