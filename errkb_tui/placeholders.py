@@ -11,8 +11,8 @@ Syntax: ``{=name}`` or ``{=name:example}``.
 - ``{=`` right after ``$`` or ``{`` is not a placeholder: zsh's ``${=var}`` and doT's
   ``{{=x}}`` stay code.
 
-Why this form: ``{=`` is a syntax error in Python (dicts, f-strings, ``str.format``),
-JavaScript and TypeScript (objects, template literals, generics), Go, Rust, Java, C#,
+Why this form: ``{=`` is an error in Python (dicts and f-strings do not parse,
+``str.format`` raises), JavaScript and TypeScript (objects, template literals, generics), Go, Rust, Java, C#,
 PowerShell (``@{}``, script blocks) and JSON, and is plain, never-written text in shell
 (``${VAR}``, ``$(...)``), Go templates and Jinja (``{{ }}``, ``{% %}``), printf (``%s``),
 HTML/XML and TS generics (``<T>``). The ``<name>`` of navi, the anchor, cannot be used:
