@@ -21,7 +21,7 @@ from .kb import KB, Problem, Severity
 from .patterns import CONFIDENT_LITERALS, literal_length
 from .placeholders import placeholder_rules
 from .model import RESOLVABLE, ROOT_CAUSE_TYPES, VERIFICATION_TIERS, VERSION_STATUSES, Record
-from .outcomes import TeamOutcomes
+from .team import TeamOutcomes
 from .trust import CHECKED_TIERS
 
 #: More records than this confirmed on one date: checking sources by hand takes minutes a

@@ -12,11 +12,8 @@ Plain Python, no Textual. Two files, both JSON Lines:
   dead end means it worked after all); ``date`` is the UTC date. Nothing else is stored:
   no clipboard text, no paths, no user names.
 
-* A team's file, ``outcomes.jsonl`` at the top of a KB folder: counts aggregated by
-  ``errkb-tui outcomes export`` (see :func:`export_lines`), one line per fix::
-
-    {"record_id": "...", "hash": "...", "kind": "workaround", "worked": 12, "failed": 3,
-     "first": "2026-01-04", "last": "2026-11-30"}
+* A team's file, ``outcomes.jsonl`` at the top of a KB folder: counts per fix, read and
+  written by :mod:`errkb_tui.team`.
 
 An outcome is attached to a fix by :func:`item_hash` of the fix's own text, never by its
 position, so reordering a record's workarounds keeps every outcome on its fix, and editing
@@ -35,12 +32,12 @@ import os
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from .kb import Problem, Source
+from .kb import Problem
 from .model import DeadEnd, Workaround
 
 try:  # POSIX; elsewhere, O_APPEND alone keeps whole lines whole
@@ -177,11 +174,11 @@ def make_event(record_id: str, item_hash_: str, kind: str, verdict: str, date: s
     if verdict not in VERDICTS[kind]:
         raise ValueError(f"a {kind} takes a verdict of {' or '.join(VERDICTS[kind])}, not {verdict!r}")
     date = date or utc_today()
-    _check_date(date)
+    check_date(date)
     return Event(record_id, item_hash_, kind, verdict, date)
 
 
-def _check_date(value: Any) -> str:
+def check_date(value: Any) -> str:
     if not isinstance(value, str):
         raise ValueError(f"not a date: {value!r}")
     try:
@@ -355,7 +352,7 @@ class OutcomeLog(OutcomeCounts):
                     self._reset(identity)
                 if stat.st_size - self._offset > MAX_FILE_BYTES:
                     self._reset(identity)
-                    self._problems.append(Problem("error", str(self.path), f"{_too_large(stat.st_size)}; not read"))
+                    self._problems.append(Problem("error", str(self.path), f"{too_large(stat.st_size)}; not read"))
                     return
                 handle.seek(self._offset)
                 data = handle.read()
@@ -397,7 +394,7 @@ class OutcomeLog(OutcomeCounts):
             event = make_event(data.get("record_id"), data.get("hash"), data.get("kind"),
                                data.get("verdict"), date if date is not None else "(none)")
         except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-            self._problems.append(Problem("warning", str(self.path), f"not an outcome, skipped: {_reason(exc)}",
+            self._problems.append(Problem("warning", str(self.path), f"not an outcome, skipped: {error_reason(exc)}",
                                           line=number))
             return
         if self.since and event.date < self.since:
@@ -406,93 +403,11 @@ class OutcomeLog(OutcomeCounts):
         self._add(event.record_id, event.hash, event.kind, int(worked), int(not worked), event.date, event.date)
 
 
-class TeamOutcomes(OutcomeCounts):
-    """Counts from the ``outcomes.jsonl`` files of KB folders (a team's shared counts)."""
-
-    def __init__(self, files: Iterable[Path] = ()) -> None:
-        super().__init__()
-        self.files = [Path(f) for f in files]
-        for file in self.files:
-            self._read_file(file)
-
-    @classmethod
-    def from_sources(cls, sources: Iterable[Source]) -> TeamOutcomes:
-        """The team files at the top of every folder source (bundled, ERRKB_PATH, --data)."""
-        return cls(team_files(sources))
-
-    def _read_file(self, file: Path) -> None:
-        try:
-            with open(file, "rb") as handle:
-                size = os.fstat(handle.fileno()).st_size
-                if size > MAX_FILE_BYTES:
-                    self._problems.append(Problem("error", str(file), f"{_too_large(size)}; not read"))
-                    return
-                lines = handle.readlines()
-        except OSError as exc:
-            self._problems.append(Problem("error", str(file), f"cannot read: {exc.strerror or exc}"))
-            return
-        for number, raw in enumerate(lines, 1):
-            if not raw.strip():
-                continue
-            if not raw.endswith(b"\n") and number == len(lines):
-                self._problems.append(Problem("warning", str(file), "the last line is incomplete; skipped",
-                                              line=number))
-                continue
-            try:
-                self._read_line(raw)
-            except (ValueError, TypeError, UnicodeDecodeError, RecursionError) as exc:
-                self._problems.append(Problem("warning", str(file), f"not a team count, skipped: {_reason(exc)}",
-                                              line=number))
-
-    def _read_line(self, raw: bytes) -> None:
-        if len(raw) > MAX_LINE_BYTES:
-            raise ValueError(f"line is longer than {MAX_LINE_BYTES} bytes")
-        data = json.loads(raw.decode("utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError("not a JSON object")
-        kind = data.get("kind", "workaround")
-        # make_event checks id, hash and kind; the verdict is any one the kind accepts.
-        make_event(data.get("record_id"), data.get("hash"), kind, VERDICTS.get(kind, ("",))[0], "2000-01-01")
-        worked, failed = data.get("worked"), data.get("failed")
-        for name, value in (("worked", worked), ("failed", failed)):
-            if type(value) is not int or value < 0:
-                raise ValueError(f"{name} must be a whole number >= 0, not {value!r}")
-        first = _check_date(data["first"]) if data.get("first") is not None else ""
-        last = _check_date(data["last"]) if data.get("last") is not None else ""
-        self._add(data["record_id"], data["hash"], kind, worked, failed, first, last)
-
-
-def team_files(sources: Iterable[Source]) -> list[Path]:
-    """``outcomes.jsonl`` at the top of each folder source, in source order."""
-    found = []
-    for source in sources:
-        candidate = Path(source.path) / TEAM_FILE
-        try:
-            if Path(source.path).is_dir() and candidate.is_file():
-                found.append(candidate)
-        except OSError:
-            continue
-    return found
-
-
-def export_lines(counts: OutcomeCounts) -> list[str]:
-    """A team file's lines (no newlines) from ``counts``: one per fix, sorted.
-
-    Only record ids, fix hashes, kinds, the two counts and the first and last dates.
-    """
-    lines = []
-    for record_id, hash_, tally in counts.tallies():
-        data = {"record_id": record_id, "hash": hash_, "kind": tally.kind, "worked": tally.worked,
-                "failed": tally.failed, "first": tally.first or None, "last": tally.last or None}
-        lines.append(json.dumps(data, ensure_ascii=False, separators=(", ", ": ")))
-    return lines
-
-
-def _too_large(size: int) -> str:
+def too_large(size: int) -> str:
     return f"file is {size // (1024 * 1024)} MiB; the limit is {MAX_FILE_BYTES // (1024 * 1024)} MiB"
 
 
-def _reason(exc: BaseException) -> str:
+def error_reason(exc: BaseException) -> str:
     if isinstance(exc, UnicodeDecodeError):
         return "not UTF-8"
     if isinstance(exc, json.JSONDecodeError):
@@ -502,6 +417,5 @@ def _reason(exc: BaseException) -> str:
     return str(exc)
 
 
-__all__ = ["Counts", "Event", "KINDS", "OutcomeCounts", "OutcomeLog", "TEAM_FILE", "Tally", "TeamOutcomes",
-           "VERDICTS", "append_event", "export_lines", "item_hash", "kind_of", "make_event", "normalise",
-           "team_files", "text_hash", "utc_today"]
+__all__ = ["Counts", "Event", "KINDS", "OutcomeCounts", "OutcomeLog", "TEAM_FILE", "Tally", "VERDICTS",
+           "append_event", "item_hash", "kind_of", "make_event", "normalise", "text_hash", "utc_today"]

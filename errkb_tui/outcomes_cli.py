@@ -17,7 +17,8 @@ from typing import Any
 
 from .kb import KB, Problem
 from .model import Record
-from .outcomes import Counts, OutcomeCounts, OutcomeLog, TeamOutcomes, export_lines, item_hash
+from .outcomes import Counts, OutcomeCounts, OutcomeLog, item_hash
+from .team import TeamOutcomes, export_lines
 from .text import cell_truncate, plain
 from .trust import TIER_MEANINGS, dead_end_fail_rate, item_label, order_workarounds, workaround_rate
 from .userdata import outcomes_file

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from .kb import Problem, Source
 from .model import DeadEnd, Record, Workaround
-from .outcomes import Counts, Event, OutcomeCounts, OutcomeLog, TeamOutcomes, item_hash
+from .outcomes import Counts, Event, OutcomeCounts, OutcomeLog, item_hash
+from .team import TeamOutcomes
 
 #: How many outcomes the KB's estimate is worth in :func:`combined_rate`.
 PRIOR_WEIGHT = 2.0

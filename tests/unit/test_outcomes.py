@@ -12,10 +12,8 @@ import pytest
 
 from errkb_tui.kb import Source
 from errkb_tui.model import DeadEnd, Record, Workaround
-from errkb_tui.outcomes import (
-    TEAM_FILE, Counts, OutcomeLog, TeamOutcomes, append_event, export_lines, item_hash, make_event,
-    team_files,
-)
+from errkb_tui.outcomes import TEAM_FILE, Counts, OutcomeLog, append_event, item_hash, make_event
+from errkb_tui.team import TeamOutcomes, export_lines, team_files
 
 from ..helpers import seed_record
 
@@ -209,7 +207,7 @@ def test_outcomes_and_trust_import_without_textual() -> None:
     import subprocess
     import sys
 
-    probe = ("import sys, errkb_tui.outcomes, errkb_tui.trust, errkb_tui.outcomes_cli, errkb_tui.lint; "
+    probe = ("import sys, errkb_tui.outcomes, errkb_tui.team, errkb_tui.trust, errkb_tui.outcomes_cli, errkb_tui.lint; "
              "print(any(m == 'textual' or m.startswith('textual.') for m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
@@ -218,11 +216,13 @@ def test_outcomes_and_trust_import_without_textual() -> None:
 
 def test_a_file_over_the_size_limit_is_a_problem_not_a_memory_spike(tmp_path: Path, monkeypatch) -> None:
     import errkb_tui.outcomes as outcomes
+    import errkb_tui.team as team_module
 
     path = tmp_path / "outcomes.jsonl"
     log = OutcomeLog(path)
     log.record(RECORD.id, FIX, "worked")
     monkeypatch.setattr(outcomes, "MAX_FILE_BYTES", 10)
+    monkeypatch.setattr(team_module, "MAX_FILE_BYTES", 10)
     big = OutcomeLog(path)
     assert not big and [p.severity for p in big.problems] == ["error"] and "limit" in big.problems[0].message
     team = TeamOutcomes([path])
