@@ -247,6 +247,58 @@ def literal_placeholders(text: str) -> list[tuple[int, int, str]]:
     return sorted(out)
 
 
+def group_bodies(pattern: str | None) -> dict[str, str]:
+    """``name -> body`` of each named group as written in ``pattern`` (the first of a name)."""
+    out: dict[str, str] = {}
+    for match in _GROUP.finditer(pattern or ""):
+        start = i = match.end()
+        depth, in_class = 1, False
+        while i < len(pattern) and depth:
+            c = pattern[i]
+            if c == "\\":
+                i += 2
+                continue
+            if in_class:
+                in_class = c != "]"
+            elif c == "[":
+                in_class = True
+                if pattern.startswith("^]", i + 1) or pattern.startswith("]", i + 1):
+                    i += 1 + pattern.startswith("^]", i + 1)
+            elif c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+            i += 1
+        out.setdefault(match.group(1), pattern[start:i - 1])
+    return out
+
+
+def wide_part(body: str) -> str | None:
+    """The part of a group's body that lets it capture shell metacharacters or spaces
+    (``.``, ``\\S``, ``\\s``, ``\\W``, ``\\D``, ``[^...]``), or None if the group is narrow."""
+    i, in_class = 0, False
+    while i < len(body):
+        c = body[i]
+        if c == "\\":
+            escaped = body[i + 1:i + 2]
+            if escaped in ("S", "s", "W", "D"):
+                return "\\" + escaped
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            if body.startswith("^", i + 1):
+                return "[^...]"
+            in_class = True
+            if body.startswith("]", i + 1):
+                i += 1
+        elif c == ".":
+            return "."
+        i += 1
+    return None
+
+
 def placeholder_rules(record: "Record") -> list[tuple[str, str, str]]:
     """``(severity, field, message)`` for the record's placeholders and named groups:
     old-style placeholders left in commands, placeholders that nothing fills and that have
@@ -260,6 +312,12 @@ def placeholder_rules(record: "Record") -> list[tuple[str, str, str]]:
         if written.count(name) > 1:
             out.append(("warning", "regex",
                         f"named group {name!r} appears {written.count(name)} times: RE2 fills only the first"))
+    for name, body in group_bodies(record.regex).items():
+        wide = wide_part(body)
+        if wide:
+            out.append(("warning", "regex",
+                        f"named group {name!r} can capture any character ({wide}): its value goes into a "
+                        f"command as is, so allow only the characters it needs (e.g. [\\w.-]+)"))
     groups = set(group_names(record.regex))
     prompts = record_examples(record)
     used: set[str] = set()
@@ -281,7 +339,7 @@ def placeholder_rules(record: "Record") -> list[tuple[str, str, str]]:
     return out
 
 
-__all__ = ["Filled", "Placeholder", "examples", "fill", "fill_all", "find", "group_names",
+__all__ = ["Filled", "Placeholder", "examples", "fill", "fill_all", "find", "group_bodies", "group_names",
            "has_placeholders", "literal_placeholders", "malformed", "names", "needs_quoting",
            "placeholder_rules", "prompts", "record_examples", "record_names", "record_texts",
-           "valid_name"]
+           "valid_name", "wide_part"]

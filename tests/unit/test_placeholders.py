@@ -203,3 +203,15 @@ def test_lower_layers_stay_free_of_textual() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_wide_groups_are_warned_about() -> None:
+    from errkb_tui.placeholders import group_bodies, wide_part
+
+    assert group_bodies(r"a (?P<x>[\w.-]+) b (?P<y>(?:c|d)\)) (?P<z>[\]x]+)") == {
+        "x": r"[\w.-]+", "y": r"(?:c|d)\)", "z": r"[\]x]+"}
+    assert [wide_part(b) for b in (r"[\w.-]+", r"\d+", r"[a-z0-9][-a-z0-9.]*", r"[\w.:\[\]-]+")] == [None] * 4
+    assert [wide_part(b) for b in (r"\S+", r".+", r"[^']+", r"\s*\w+", r"\W")] == ["\\S", ".", "[^...]", "\\s", "\\W"]
+    wide = messages(record(r"Host key for (?P<host>\S+) has changed", "ssh-keygen -R '{=host}'"))
+    assert wide == ["regex: named group 'host' can capture any character (\\S): its value goes into a command "
+                    "as is, so allow only the characters it needs (e.g. [\\w.-]+)"]
