@@ -119,3 +119,13 @@ def test_attach_terminal_puts_the_controlling_terminal_on_stdin(tmp_path: Path) 
         os.close(slave)
     # the pipe was read as data; then fd 0 is the controlling terminal, and sys.stdin reads it
     assert result.read_text().split() == ["piped", "True", "True", "True", "0", "True"]
+
+
+def test_the_shell_facing_modules_import_without_textual() -> None:
+    probe = (
+        "import sys\n"
+        "import errkb_tui.terminal, errkb_tui.runner, errkb_tui.run_cli, errkb_tui.show, errkb_tui.mcp_server\n"
+        "print(any(n == 'textual' or n.startswith('textual.') for n in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "False", done.stderr
