@@ -7,8 +7,12 @@ other generated records, trust fields. Records are built from per-domain message
 filled from vocabularies, so signatures and regexes vary like a real KB's do, and every
 record is reproducible from its index alone (see :func:`make_record`).
 
-``python -m benchmarks.generate 1000 10000`` writes ``benchmarks/.cache/kb-<N>-v<V>/part-NNN.jsonl``
-(10,000 records per file: the loader refuses files over 64 MiB).
+Shapes (``SHAPES``), each the same records: ``parts``, a folder of ``part-NNN.jsonl`` files
+of 10,000 records (what the app benchmarks use); ``folder``, one ``.json`` file per record
+(``<domain>/<slug>.json``, as the bundled KB); ``jsonl``, one ``.jsonl`` file; ``list``, one
+``.json`` file holding a list (one record per line).
+
+``python -m benchmarks.generate [--shape S] 1000 10000`` writes them below ``benchmarks/.cache/``.
 """
 
 from __future__ import annotations
@@ -314,32 +318,58 @@ def make_record(index: int, total: int, seed: int = SEED) -> tuple[dict, str]:
     return record, example
 
 
-#: Records per .jsonl file: a 10,000-record file is ~27 MB; the loader refuses files over
-#: 64 MiB (``errkb_tui.loader.MAX_FILE_BYTES``), so bigger KBs are a folder of such files.
+#: Records per file of the ``parts`` shape (a 10,000-record file is ~27 MB).
 PART_RECORDS = 10_000
+#: The shapes a KB can be generated in (see the module docstring).
+SHAPES = ("parts", "folder", "jsonl", "list")
 
 
-def kb_path(size: int, cache_dir: Path = CACHE_DIR) -> Path:
-    """Where the KB of ``size`` records lives: a folder of ``.jsonl`` files (see :func:`ensure_kb`)."""
-    return cache_dir / f"kb-{size}-v{VERSION}"
+def kb_path(size: int, cache_dir: Path = CACHE_DIR, shape: str = "parts") -> Path:
+    """Where the KB of ``size`` records in ``shape`` lives (see :func:`ensure_kb`)."""
+    name = f"kb-{size}-v{VERSION}" if shape == "parts" else f"kb-{size}-{shape}-v{VERSION}"
+    return cache_dir / name / "kb.jsonl" if shape == "jsonl" else (
+        cache_dir / name / "kb.json" if shape == "list" else cache_dir / name)
 
 
-def ensure_kb(size: int, cache_dir: Path = CACHE_DIR) -> Path:
-    """The KB of ``size`` records, generated on first use: a folder of ``part-NNN.jsonl``."""
-    path = kb_path(size, cache_dir)
-    if path.is_dir():
+def ensure_kb(size: int, cache_dir: Path = CACHE_DIR, shape: str = "parts") -> Path:
+    """The KB of ``size`` records in ``shape``, generated on first use; its path (a folder
+    for ``parts`` and ``folder``, the one file for ``jsonl`` and ``list``)."""
+    if shape not in SHAPES:
+        raise ValueError(f"unknown shape {shape!r}; one of {', '.join(SHAPES)}")
+    path = kb_path(size, cache_dir, shape)
+    home = path if shape in ("parts", "folder") else path.parent
+    if home.is_dir():
         return path
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = home.with_name(home.name + ".tmp")
     if tmp.exists():
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
-    for part, first in enumerate(range(0, size, PART_RECORDS)):
-        with (tmp / f"part-{part:03d}.jsonl").open("w", encoding="utf-8") as out:
-            for index in range(first, min(size, first + PART_RECORDS)):
-                record, _ = make_record(index, size)
-                out.write(json.dumps(record, ensure_ascii=False))
+    lines = (json.dumps(make_record(index, size)[0], ensure_ascii=False) for index in range(size))
+    if shape == "parts":
+        for part, first in enumerate(range(0, size, PART_RECORDS)):
+            with (tmp / f"part-{part:03d}.jsonl").open("w", encoding="utf-8") as out:
+                for _ in range(first, min(size, first + PART_RECORDS)):
+                    out.write(next(lines))
+                    out.write("\n")
+    elif shape == "folder":
+        for index in range(size):
+            record, _ = make_record(index, size)
+            domain, slug = record["id"].split("/", 1)
+            (tmp / domain).mkdir(exist_ok=True)
+            (tmp / domain / f"{slug}.json").write_text(json.dumps(record, ensure_ascii=False, indent=2), "utf-8")
+    elif shape == "jsonl":
+        with (tmp / path.name).open("w", encoding="utf-8") as out:
+            for line in lines:
+                out.write(line)
                 out.write("\n")
-    tmp.rename(path)
+    else:  # list: one record per line, as a tool writing a list of records would
+        with (tmp / path.name).open("w", encoding="utf-8") as out:
+            out.write("[\n")
+            for index, line in enumerate(lines):
+                out.write(",\n" if index else "")
+                out.write(line)
+            out.write("\n]\n")
+    tmp.rename(home)
     return path
 
 
@@ -376,9 +406,16 @@ def traceback_text(size: int, lines: int = 200, seed: int = SEED) -> tuple[str, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    sizes = [int(s) for s in (argv if argv is not None else sys.argv[1:])] or [1000, 10000, 100000]
-    for size in sizes:
-        print(ensure_kb(size))
+    args = list(argv if argv is not None else sys.argv[1:])
+    shapes = ["parts"]
+    if "--shape" in args:
+        at = args.index("--shape")
+        shapes = list(SHAPES) if args[at + 1] == "all" else [args[at + 1]]
+        del args[at: at + 2]
+    sizes = [int(s) for s in args] or [1000, 10000, 100000]
+    for shape in shapes:
+        for size in sizes:
+            print(ensure_kb(size, shape=shape))
     return 0
 
 

@@ -37,7 +37,7 @@ class Collector:
         #: When set (a worker process, or the parent's half of a parallel load), accepted
         #: records are kept here in order, to be stored later in file order.
         self.held: list[Accepted] | None = None
-        self._on_accept = on_accept
+        self.on_accept = on_accept  #: called with the count after each accepted record
         self._source = 0
         self._report = True
         self._file_name = ""
@@ -78,8 +78,8 @@ class Collector:
             self.held.append((record.summary(), origin, validate.links(record), self._source))
         else:
             self.store(record.summary(), origin, validate.links(record), self._source, record)
-        if self._on_accept is not None:
-            self._on_accept(self.count)
+        if self.on_accept is not None:
+            self.on_accept(self.count)
 
     # -- storing ------------------------------------------------------------------------
 

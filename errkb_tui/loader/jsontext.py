@@ -1,29 +1,39 @@
-"""Reading JSON text by position: the items of a list document with their spans, and the
-line a field of a record sits on (for problems that point at ``file:line``).
+"""Reading JSON text by position: the items of a list document (streamed, with their byte
+spans and lines), and the line a field of a record sits on (for ``file:line`` problems).
 
 Plain functions over text; nothing here knows about records or KB files.
 """
 
 from __future__ import annotations
 
+import codecs
 import json
 from collections.abc import Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 _DECODER = json.JSONDecoder()
 _SPACE = " \t\r\n"
 
 
 class ListItem(NamedTuple):
-    """One item of a JSON list document: its value, where its text starts and ends
-    (characters and UTF-8 bytes) and the line it starts on."""
+    """One item of a JSON list document: its value, its JSON text (``text[start:end]``, for
+    the line of a field in it), its UTF-8 byte span in the file and the line it starts on."""
 
     value: Any
-    start: int  # character offset of the item's first character
-    end: int  # character offset just past it
+    text: str
+    start: int
+    end: int
     byte_start: int
     byte_length: int
     line: int
+
+
+class ListError(ValueError):
+    """Where a JSON list document stops being readable: a message, a line and a column."""
+
+    def __init__(self, message: str, line: int, column: int | None = None) -> None:
+        super().__init__(message)
+        self.message, self.line, self.column = message, line, column
 
 
 def skip_space(text: str, position: int) -> int:
@@ -33,54 +43,163 @@ def skip_space(text: str, position: int) -> int:
     return position
 
 
-def starts_list(text: str) -> bool:
-    """Whether the JSON document in ``text`` is a list (its first non-space is ``[``)."""
-    return text.startswith("[", skip_space(text, 0))
+#: Bytes read at a time from a list document.
+CHUNK_BYTES = 1 << 20
 
 
-def list_items(text: str, byte_base: int = 0) -> Iterator[ListItem]:
-    """The items of the JSON list in ``text``, one at a time, each with its span.
+class ListReader:
+    """The items of a JSON list document read from a binary file, one at a time, in
+    memory bounded by the largest item (plus a chunk), whatever the file's size.
 
-    ``byte_base`` is added to byte offsets (3 when a byte-order mark preceded ``text``).
-    Raises :class:`json.JSONDecodeError` (positions relative to ``text``, so its line is
-    right) where the document stops being a valid list; the items before it were yielded.
-    Byte offsets are exact for any text: non-ASCII text between items is encoded to count.
+    Call :meth:`items` after the caller has seen (with :meth:`peek`) that the document is
+    a list. Raises :class:`ListError` where the document stops being a valid list (the
+    items before it were yielded), or where one item is longer than ``max_item_bytes``
+    (the rest cannot be told apart from it). ``UnicodeDecodeError`` is raised as
+    :class:`ListError` too, naming the byte offset.
     """
-    ascii_only = text.isascii()
-    position = skip_space(text, 0)
-    if not text.startswith("[", position):
-        raise json.JSONDecodeError("Expecting '['", text, position)
-    position = skip_space(text, position + 1)
-    if text.startswith("]", position):
-        _expect_end(text, position + 1)
-        return
-    line, counted_to = 1, 0
-    byte_at, bytes_to = byte_base, 0  # byte offset of character ``bytes_to``
-    while True:
-        value, end = _DECODER.raw_decode(text, position)
-        line += text.count("\n", counted_to, position)
-        counted_to = position
-        if ascii_only:
-            byte_start, byte_length = byte_base + position, end - position
-        else:
-            byte_at += len(text[bytes_to:position].encode("utf-8"))
-            bytes_to = position
-            byte_start, byte_length = byte_at, len(text[position:end].encode("utf-8"))
-        yield ListItem(value, position, end, byte_start, byte_length, line)
-        position = skip_space(text, end)
-        if text.startswith(",", position):
-            position = skip_space(text, position + 1)
-            continue
-        if text.startswith("]", position):
-            _expect_end(text, position + 1)
+
+    def __init__(self, handle: BinaryIO, max_item_bytes: int) -> None:
+        self._handle = handle
+        self._max = max_item_bytes
+        self._decoder = codecs.getincrementaldecoder("utf-8")("strict")
+        self._buf = ""
+        self._pos = 0
+        self._eof = False
+        self._broken: ListError | None = None  # where undecodable bytes stop the text
+        self._fed = 0  # bytes read from the file
+        # Marks: what is known at a position of the buffer (moved forward as items go by).
+        self._byte_at, self._byte_mark = 0, 0  # byte offset of buffer index ``_byte_mark``
+        self._line_no, self._line_mark = 1, 0  # line of buffer index ``_line_mark``
+        self._column_base = 0  # characters before buffer index 0 on its line
+
+    def peek(self) -> str:
+        """The document's first non-space character ("" for an empty document)."""
+        self._skip()
+        return self._buf[self._pos] if self._pos < len(self._buf) else ""
+
+    def items(self) -> Iterator[ListItem]:
+        if self.peek() != "[":
+            raise self._error("Expecting '['")
+        self._pos += 1
+        if self._skip() == "]":
+            self._pos += 1
+            self._expect_end()
             return
-        raise json.JSONDecodeError("Expecting ',' delimiter", text, position)
+        while True:
+            if self._skip() == "":
+                raise self._error("Expecting value")
+            start = self._pos
+            value, end = self._decode(start)
+            buf = self._buf
+            line = self._line_at(start)
+            byte_start = self._bytes_at(start)
+            byte_length = self._bytes_at(end) - byte_start
+            yield ListItem(value, buf, start, end, byte_start, byte_length, line)
+            self._pos = end
+            following = self._skip()
+            if following == ",":
+                self._pos += 1
+                self._trim()
+                continue
+            if following == "]":
+                self._pos += 1
+                self._expect_end()
+                return
+            raise self._error("Expecting ',' delimiter")
 
+    # -- reading -----------------------------------------------------------------------
 
-def _expect_end(text: str, position: int) -> None:
-    position = skip_space(text, position)
-    if position < len(text):
-        raise json.JSONDecodeError("Extra data", text, position)
+    def _fill(self) -> None:
+        if self._broken is not None:  # the text stops here: what came before it was read
+            raise self._broken
+        raw = self._handle.read(CHUNK_BYTES)
+        base, self._fed = self._fed, self._fed + len(raw)
+        chunk = raw
+        if base == 0 and raw.startswith(b"\xef\xbb\xbf"):  # a byte-order mark: not text
+            chunk, base, self._byte_at = raw[3:], 3, 3
+        if not raw:
+            self._eof = True
+        try:
+            self._buf += self._decoder.decode(chunk, final=self._eof)
+        except UnicodeDecodeError as exc:
+            good = exc.object[: exc.start]
+            line = self._line_at(len(self._buf)) + good.count(b"\n")
+            self._buf += good.decode("utf-8", "replace")
+            pending = len(exc.object) - len(chunk)  # bytes the decoder kept from the last chunk
+            self._broken = ListError(f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset "
+                                     f"{base - pending + exc.start})", line)
+
+    def _skip(self) -> str:
+        """Move past whitespace (reading as needed); the next character, "" at the end."""
+        while True:
+            self._pos = skip_space(self._buf, self._pos)
+            if self._pos < len(self._buf):
+                return self._buf[self._pos]
+            if self._eof:
+                return ""
+            self._fill()
+
+    def _decode(self, start: int) -> tuple[Any, int]:
+        while True:
+            buf = self._buf
+            try:
+                value, end = _DECODER.raw_decode(buf, start)
+            except json.JSONDecodeError as exc:
+                cut = exc.msg.startswith("Unterminated string") or exc.pos >= len(buf) - 8
+                if self._eof or not cut:
+                    raise self._error(f"{exc.msg}", exc.pos) from None
+            except RecursionError:
+                raise self._error("nested too deeply", start) from None
+            else:
+                if end < len(buf) or self._eof:  # a number at the very end may go on
+                    return value, end
+            if len(buf) - start > self._max:
+                raise ListError(f"a record longer than {self._max:,} bytes (or one never closed); "
+                                "the rest of the file is skipped", self._line_at(start))
+            self._fill()
+
+    def _expect_end(self) -> None:
+        if self._skip() != "":
+            raise self._error("Extra data")
+
+    # -- positions ---------------------------------------------------------------------
+
+    def _line_at(self, index: int) -> int:
+        if index >= self._line_mark:
+            self._line_no += self._buf.count("\n", self._line_mark, index)
+            self._line_mark = index
+            return self._line_no
+        return self._line_no - self._buf.count("\n", index, self._line_mark)
+
+    def _bytes_at(self, index: int) -> int:
+        if index >= self._byte_mark:
+            piece = self._buf[self._byte_mark:index]
+            self._byte_at += len(piece) if piece.isascii() else len(piece.encode("utf-8"))
+            self._byte_mark = index
+            return self._byte_at
+        piece = self._buf[index:self._byte_mark]
+        return self._byte_at - (len(piece) if piece.isascii() else len(piece.encode("utf-8")))
+
+    def _error(self, message: str, index: int | None = None) -> ListError:
+        index = self._pos if index is None else index
+        line = self._line_at(index)
+        newline = self._buf.rfind("\n", 0, index)
+        column = index - newline if newline >= 0 else index + 1 + self._column_base
+        return ListError(message, line, column)
+
+    def _trim(self) -> None:
+        """Drop the text before the current position once it is a chunk long."""
+        pos = self._pos
+        if pos < CHUNK_BYTES:
+            return
+        self._line_at(pos)
+        self._bytes_at(pos)
+        dropped = self._buf[:pos]
+        newline = dropped.rfind("\n")
+        self._column_base = pos - newline - 1 if newline >= 0 else self._column_base + pos
+        self._buf = self._buf[pos:]
+        self._pos = 0
+        self._line_mark = self._byte_mark = 0
 
 
 def key_parts(path: str) -> Iterator[Any]:

@@ -33,7 +33,8 @@ def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None
     the good records beside it still load.
 
     ``progress``, if given, is called with the number of valid records read so far, every
-    ``PROGRESS_EVERY`` records and once at the end (from the loading thread).
+    ``PROGRESS_EVERY`` records and once at the end (from the loading thread). While a
+    second process reads part of a large KB, the counts are of the records read here.
 
     ``cache_dir``, if given, keeps what a large KB loaded to (see :mod:`errkb_tui.kbcache`):
     the next load of the same, unchanged files reads that instead of every file.
@@ -58,10 +59,12 @@ def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None
     key = kbcache.fingerprint(plan) if cache_dir is not None else None
     kb = kbcache.read(cache_dir, key, sources) if cache_dir is not None and key is not None else None
     if kb is None:
-        watch = _Watch(collector, progress, partial)
-        collector._on_accept = watch
-        tasks = [(index, file) for index, (_source, files) in enumerate(plan) for file in files]
-        _load(collector, tasks)
+        collector.on_accept = _Watch(collector, progress, partial)
+        tasks = [(index, file, None) for index, (_source, files) in enumerate(plan) for file in files]
+        try:
+            _load(collector, tasks)
+        finally:
+            collector.on_accept = None  # the watch refers back to the collector: no cycle left
         kb = collector.finish()
         if cache_dir is not None and key is not None:
             kbcache.write(cache_dir, key, kb)
@@ -104,11 +107,10 @@ class _Watch:
 
 def _load(collector: Collector, tasks: list[parallel.Task]) -> None:
     """Read every task's file, the first part in a worker process when that pays off."""
-    count = parallel.split(tasks)
-    if not count:
+    first, rest = parallel.split(tasks)
+    if not first:
         _read(collector, tasks)
         return
-    first, rest = tasks[:count], tasks[count:]
     worker = parallel.start(first, [source.report for source in collector.sources])
     collector.held = []
     _read(collector, rest)  # meanwhile, the second part here
@@ -129,6 +131,6 @@ def _load(collector: Collector, tasks: list[parallel.Task]) -> None:
 
 
 def _read(collector: Collector, tasks: list[parallel.Task]) -> None:
-    for index, file in tasks:
+    for index, file, part in tasks:
         collector.start_source(index)
-        read_file(file, collector)
+        read_file(file, collector, part)

@@ -19,26 +19,42 @@ from .collect import Accepted
 #: With this much KB text in two or more files, a second process validates half of them.
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 
-#: ``(source index, file)``: one file to read, in load order.
-Task = tuple[int, Path]
+#: Files smaller than this are never split between the two processes.
+SPLIT_MIN_BYTES = 4 * 1024 * 1024
+
+#: ``(source index, file, part)``: one file to read, in load order; ``part`` is None (the
+#: whole file) or a byte range of a ``.jsonl`` file (see :func:`~.shapes.read_file`).
+Task = tuple[int, Path, "tuple[int, int | None] | None"]
 
 
-def split(tasks: list[Task]) -> int:
-    """How many of ``tasks`` (from the start) a worker should take: 0 when not worth it."""
+def split(tasks: list[Task]) -> tuple[list[Task], list[Task]]:
+    """``tasks`` as (the worker's, this process's): about half the bytes each, in order.
+
+    The worker's list is empty when a second process is not worth it. A large ``.jsonl``
+    file at the halfway point is split there (each process reads the lines that begin in
+    its half), so even a KB that is one big file is read by two processes.
+    """
     sizes = []
-    for _, file in tasks:
+    for _, file, _part in tasks:
         try:
             sizes.append(file.stat().st_size)
         except OSError:
             sizes.append(0)
     total = sum(sizes)
-    if total < PARALLEL_MIN_BYTES or len(tasks) < 2:
-        return 0
-    count, running = 0, 0
-    while count < len(tasks) - 1 and running + sizes[count] <= total / 2:
-        running += sizes[count]
-        count += 1
-    return max(count, 1)
+    if total < PARALLEL_MIN_BYTES:
+        return [], tasks
+    half, running = total / 2, 0
+    for position, ((index, file, part), size) in enumerate(zip(tasks, sizes)):
+        if running + size <= half:
+            running += size
+            continue
+        if part is None and file.suffix == ".jsonl" and size >= SPLIT_MIN_BYTES:
+            cut = int(half - running)
+            if 0 < cut < size:
+                return [*tasks[:position], (index, file, (0, cut))], [(index, file, (cut, None)), *tasks[position + 1:]]
+        count = max(position, 1) if len(tasks) > 1 else 0
+        return tasks[:count], tasks[count:]
+    return tasks[:-1], tasks[-1:]
 
 
 def start(tasks: list[Task], reports: list[bool]) -> subprocess.Popen | None:
@@ -50,7 +66,7 @@ def start(tasks: list[Task], reports: list[bool]) -> subprocess.Popen | None:
             stderr=subprocess.DEVNULL,  # nothing may reach the terminal the TUI draws on
         )
         assert worker.stdin is not None
-        worker.stdin.write(marshal.dumps(([(i, str(f)) for i, f in tasks], reports)))
+        worker.stdin.write(marshal.dumps(([(i, str(f), part) for i, f, part in tasks], reports)))
         worker.stdin.close()
         return worker
     except (OSError, ValueError):

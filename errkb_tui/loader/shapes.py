@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..kb import Problem
-from .jsontext import list_items, starts_list
+from .jsontext import ListError, ListReader
 from .validate import Place
 
-#: ``.json`` files larger than this are not read: a whole document is parsed at once.
-#: ``.jsonl`` files have no limit; they are read one line at a time.
+#: A ``.json`` file holding one record is not read past this size (it is parsed whole).
+#: ``.jsonl`` files and ``.json`` lists have no limit: they are read one record at a time.
 MAX_FILE_BYTES = 64 * 1024 * 1024
 #: A record (a ``.jsonl`` line, an item of a list) longer than this is skipped unread.
 MAX_RECORD_BYTES = 8 * 1024 * 1024
@@ -37,23 +37,30 @@ class Sink(Protocol):
         """Take one parsed JSON value (a record, or the reasons it is not one)."""
 
 
-def read_file(file: Path, sink: Sink) -> None:
-    """Read every record of ``file`` into ``sink``; never raises for bad input."""
+def read_file(file: Path, sink: Sink, part: tuple[int, int | None] | None = None) -> None:
+    """Read every record of ``file`` into ``sink``; never raises for bad input.
+
+    ``part``, for a ``.jsonl`` file only, is a byte range ``(start, end)``: the lines that
+    begin in it (``end`` None: to the end of the file). Reading a file in parts, each line
+    is read by exactly one part, with its true line number and offset.
+    """
     name = str(file)
     try:
         if file.suffix == ".jsonl":
-            _read_lines(file, name, sink)
+            _read_lines(file, name, sink, *(part or (0, None)))
         else:
             _read_document(file, name, sink)
     except OSError as exc:
         sink.problem(Problem("error", name, f"cannot read file: {exc.strerror or exc}"))
 
 
-def _read_lines(file: Path, name: str, sink: Sink) -> None:
-    """A ``.jsonl`` file, one line at a time: memory stays that of one line."""
+def _read_lines(file: Path, name: str, sink: Sink, begin: int = 0, stop: int | None = None) -> None:
+    """A ``.jsonl`` file (or the lines that begin in ``[begin, stop)``), one line at a time:
+    memory stays that of one line, whatever the file's size."""
     with open(file, "rb") as handle:
-        offset, number, blank = 0, 0, True
-        while True:
+        offset, number = (_line_start(handle, begin) if begin else (0, 0))
+        blank = True
+        while stop is None or offset < stop:
             line = handle.readline(MAX_RECORD_BYTES + 1)
             if not line:
                 break
@@ -63,11 +70,11 @@ def _read_lines(file: Path, name: str, sink: Sink) -> None:
             if len(line) > MAX_RECORD_BYTES and not line.endswith(b"\n"):
                 offset += _skip_line(handle)
                 blank = False
-                sink.problem(Problem("error", name, f"line is longer than {MAX_RECORD_BYTES // _MIB} MiB; "
-                                                   "skipped", line=number))
+                sink.problem(Problem("error", name, f"line is longer than {_size(MAX_RECORD_BYTES)}; skipped",
+                                     line=number))
                 continue
             body = line[:-1] if line.endswith(b"\n") else line
-            if number == 1 and body.startswith(_BOM):
+            if start == 0 and body.startswith(_BOM):
                 body, start = body[3:], start + 3
             if not body.strip():
                 continue
@@ -83,10 +90,25 @@ def _read_lines(file: Path, name: str, sink: Sink) -> None:
             data = _parse(name, text, sink, line=number)
             if data is not _BAD:
                 sink.value(data, place)
-    if blank:
+    if blank and begin == 0 and stop is None:
         sink.problem(Problem("error", name, "file is empty"))
 
 
+def _line_start(handle, begin: int) -> tuple[int, int]:
+    """Move ``handle`` to the first line that begins at or after byte ``begin``; that
+    line's offset, and how many lines come before it."""
+    lines, read = 0, 0
+    while read < begin - 1:  # count the newlines before ``begin - 1``
+        chunk = handle.read(min(_MIB, begin - 1 - read))
+        if not chunk:
+            break
+        lines += chunk.count(b"\n")
+        read += len(chunk)
+    previous = handle.read(1)
+    if previous == b"\n" or not previous:
+        return read + len(previous), lines + len(previous)
+    rest = _skip_line(handle)  # begin is mid-line: that line belongs to the part before
+    return read + 1 + rest, lines + 1
 def _skip_line(handle) -> int:
     """Read past the rest of an over-long line; how many bytes that was."""
     skipped = 0
@@ -98,41 +120,52 @@ def _skip_line(handle) -> int:
 
 
 def _read_document(file: Path, name: str, sink: Sink) -> None:
-    """A ``.json`` file: one record, or a list of records read item by item with spans."""
-    size = file.stat().st_size
-    if size > MAX_FILE_BYTES:
-        sink.problem(Problem("error", name, f"file is {size // _MIB} MiB; the limit for a .json file is "
-                                            f"{MAX_FILE_BYTES // _MIB} MiB (a .jsonl file has none)"))
-        return
-    raw = file.read_bytes()
-    if not raw.strip():
+    """A ``.json`` file: a list of records, streamed item by item with their spans; or one
+    record, read whole (up to ``MAX_FILE_BYTES``)."""
+    with open(file, "rb") as handle:
+        reader = ListReader(handle, MAX_RECORD_BYTES)
+        try:
+            first = reader.peek()
+        except ListError as exc:
+            sink.problem(Problem("error", name, exc.message, line=exc.line))
+            return
+        if first == "[":
+            _read_list(name, reader, sink)
+            return
+    if not first:
         sink.problem(Problem("error", name, "file is empty"))
         return
+    size = file.stat().st_size
+    if size > MAX_FILE_BYTES:
+        sink.problem(Problem("error", name, f"file is {size // _MIB} MiB; the limit for a .json file holding "
+                                            f"one record is {MAX_FILE_BYTES // _MIB} MiB"))
+        return
+    raw = file.read_bytes()
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         sink.problem(_not_utf8(name, raw, exc))
         return
-    if not starts_list(text):
-        data = _parse(name, text, sink)
-        if data is not _BAD:
-            sink.value(data, Place(name, text=text, size=len(text)))
-        return
-    items = list_items(text, byte_base=3 if raw.startswith(_BOM) else 0)
+    data = _parse(name, text, sink)
+    if data is not _BAD:
+        sink.value(data, Place(name, text=text, size=len(text)))
+
+
+def _read_list(name: str, reader: ListReader, sink: Sink) -> None:
     index = -1
     try:
-        for index, item in enumerate(items):
-            place = Place(name, line=item.line, index=index, offset=item.byte_start,
-                          length=item.byte_length, text=text, start=item.start, size=item.end - item.start)
+        for index, item in enumerate(reader.items()):
             if item.byte_length > MAX_RECORD_BYTES:
-                sink.problem(Problem("error", name, f"record is longer than {MAX_RECORD_BYTES // _MIB} MiB; "
-                                                   "skipped", line=item.line, index=index))
+                sink.problem(Problem("error", name, f"record is longer than {_size(MAX_RECORD_BYTES)}; skipped",
+                                     line=item.line, index=index))
                 continue
-            sink.value(item.value, place)
-    except json.JSONDecodeError as exc:
-        sink.problem(Problem("error", name, f"invalid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno))
-    except RecursionError:
-        sink.problem(Problem("error", name, "invalid JSON: nested too deeply", index=index + 1))
+            sink.value(item.value, Place(name, line=item.line, index=index, offset=item.byte_start,
+                                         length=item.byte_length, text=item.text, start=item.start,
+                                         size=item.end - item.start))
+    except ListError as exc:
+        column = f" (column {exc.column})" if exc.column is not None else ""
+        sink.problem(Problem("error", name, f"invalid JSON: {exc.message}{column}" if column else exc.message,
+                             line=exc.line))
     else:
         if index < 0:
             sink.problem(Problem("warning", name, "file holds an empty list: no records"))
@@ -145,6 +178,10 @@ def _not_utf8(name: str, raw: bytes, exc: UnicodeDecodeError, first_line: int = 
 
 
 _BAD = object()
+
+
+def _size(count: int) -> str:
+    return f"{count // _MIB} MiB" if count >= _MIB else f"{count // 1024} KiB"
 
 
 def _parse(name: str, text: str, sink: Sink, line: int | None = None) -> Any:

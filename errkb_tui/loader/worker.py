@@ -18,13 +18,13 @@ from .collect import Collector
 from .shapes import read_file
 
 
-def worker_load(tasks: list[tuple[int, str]], reports: list[bool]) -> tuple:
-    """Load ``tasks`` (source index, file) and return plain values for the parent."""
+def worker_load(tasks: list[tuple[int, str, tuple | None]], reports: list[bool]) -> tuple:
+    """Load ``tasks`` (source index, file, part) and return plain values for the parent."""
     collector = Collector([Source(Path(), "worker", report) for report in reports])
     collector.held = []
-    for index, file in tasks:
+    for index, file, part in tasks:
         collector.start_source(index)
-        read_file(Path(file), collector)
+        read_file(Path(file), collector, part)
     held = [(summary.astuple(), tuple(origin), edges, index) for summary, origin, edges, index in collector.held]
     return held, [p.astuple() for p in collector.problems], collector.count
 

@@ -86,7 +86,8 @@ def test_loading_in_two_processes_gives_the_same_kb_as_one(tmp_path, monkeypatch
     assert parallel.get("big/r5").signature.startswith("BigError: number 5")
 
 
-def test_progress_is_reported_while_loading(tmp_path):
+def test_progress_is_reported_while_loading(tmp_path, monkeypatch):
+    monkeypatch.setattr(parallel_load, "PARALLEL_MIN_BYTES", 1 << 40)  # one process: every count seen
     (tmp_path / "kb.jsonl").write_text("\n".join(json.dumps(record(n)) for n in range(4500)) + "\n")
     counts: list[int] = []
     load_kb([Source(tmp_path, "--data")], progress=counts.append)
