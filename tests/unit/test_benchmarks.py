@@ -53,3 +53,38 @@ def test_harness_reports_every_number_at_1000_records() -> None:
         assert _number(row[key]), key
     for key in BASELINE_KEYS:
         assert _number(row["baseline"][key]), key
+
+
+def test_every_shape_holds_the_same_records(tmp_path: Path) -> None:
+    from benchmarks.generate import SHAPES, ensure_kb
+    from errkb_tui.kb import Source
+    from errkb_tui.loader import load_kb
+
+    loaded = {}
+    for shape in SHAPES:
+        path = ensure_kb(60, tmp_path, shape=shape)
+        assert path.is_dir() == (shape in ("parts", "folder"))
+        kb = load_kb([Source(path, "--data")])
+        assert [p for p in kb.problems if p.severity == "error"] == []
+        loaded[shape] = [(r.id, r.signature, r.regex) for r in kb.records]
+        if shape in ("jsonl", "list"):
+            assert all(o.offset is not None and o.length for o in kb.origins.values())
+    assert len(loaded["parts"]) == 60
+    assert all(records == loaded["parts"] for records in loaded.values())
+
+
+def test_store_harness_reports_every_number_for_every_shape() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "ERRKB_PATH"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+    result = subprocess.run(
+        [sys.executable, "-m", "benchmarks.store", "--sizes", "300", "--json"],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    rows = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+    assert [row["shape"] for row in rows] == ["folder", "jsonl", "list"]
+    for row in rows:
+        assert row["records"] == 300 and row["errors"] == 0
+        for key in ("cold_s", "warm_s", "get_ms", "naive_parse_s", "naive_get_ms"):
+            assert _number(row[key]), key
+        assert row["first_rows_s"] is None or _number(row["first_rows_s"])
