@@ -248,12 +248,13 @@ def _run_pty(argv: list[str], stdin_fd: int, stdout_fd: int, keep: int,
              env: dict[str, str] | None) -> RunResult:
     tail = Tail(keep)
     forward_keys = _in_foreground(stdin_fd)
+    size_fd = stdout_fd if os.isatty(stdout_fd) else stdin_fd
     master, slave = os.openpty()
     try:
         if forward_keys:
             with contextlib.suppress(termios.error):
                 termios.tcsetattr(slave, termios.TCSANOW, termios.tcgetattr(stdin_fd))
-        _copy_window_size(stdout_fd if os.isatty(stdout_fd) else stdin_fd, slave)
+        _copy_window_size(size_fd, slave)
         proc = _popen(
             argv, stdin=slave if forward_keys else stdin_fd, stdout=slave, stderr=slave,
             start_new_session=True, preexec_fn=_make_controlling_terminal, env=env,
@@ -276,25 +277,33 @@ def _run_pty(argv: list[str], stdin_fd: int, stdout_fd: int, keep: int,
             os.killpg(command_group(), number)
 
     def resized(_number: int, _frame: object) -> None:
-        _copy_window_size(stdout_fd if os.isatty(stdout_fd) else stdin_fd, master)
+        _copy_window_size(size_fd, master)
+
+    saved_mode = None
+
+    def raw() -> None:
+        nonlocal saved_mode
+        with contextlib.suppress(termios.error):
+            saved_mode = termios.tcgetattr(stdin_fd)
+            tty.setraw(stdin_fd, termios.TCSANOW)
+
+    def restore() -> None:
+        if saved_mode is not None:
+            with contextlib.suppress(termios.error):
+                termios.tcsetattr(stdin_fd, termios.TCSAFLUSH, saved_mode)
 
     handlers: dict[int, object] = {
         signal.SIGINT: forward, signal.SIGTERM: forward, signal.SIGHUP: forward,
         signal.SIGQUIT: forward, signal.SIGWINCH: resized,
     }
-    saved_mode = None
     if forward_keys:
-        with contextlib.suppress(termios.error):
-            saved_mode = termios.tcgetattr(stdin_fd)
-            tty.setraw(stdin_fd, termios.TCSANOW)
+        raw()
     try:
         with _signals(handlers):
             _pump_pty(proc, master, stdin_fd if forward_keys else None, stdout_fd, tail)
             proc.wait()
     finally:
-        if saved_mode is not None:
-            with contextlib.suppress(termios.error):
-                termios.tcsetattr(stdin_fd, termios.TCSAFLUSH, saved_mode)
+        restore()
         os.close(master)
     code, killed_by = exit_status(proc.returncode)
     return RunResult(code, tail.value(), killed_by, tail.truncated)
@@ -335,7 +344,6 @@ def _pump_pty(proc: subprocess.Popen, master: int, keys_fd: int | None, stdout_f
                     drain_reads += 1
                     if drain_reads > MAX_DRAIN_READS:
                         return
-                continue  # keep draining before anything else
         if keys_fd is not None and keys_fd in readable:
             try:
                 keys = os.read(keys_fd, CHUNK)
@@ -353,9 +361,11 @@ def _pump_pty(proc: subprocess.Popen, master: int, keys_fd: int | None, stdout_f
                 pass
             except OSError:
                 pending.clear()
-        if ended and not readable:
-            return  # the command ended and nothing more is waiting to be read
-        if not ended and proc.poll() is not None:
+        if ended:
+            if master not in readable:
+                return  # the command ended and nothing more is waiting to be read
+            continue
+        if proc.poll() is not None:
             ended = True  # drain what is there, then stop (a background child may hold the pty)
 
 

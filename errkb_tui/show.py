@@ -303,6 +303,8 @@ def read_error_text(source: str, stdin: TextIO | None = None) -> bytes:
 
     if source == "-":
         stream = stdin or sys.stdin
+        if stream.isatty():
+            print("Paste the error, then press Ctrl-D.", file=sys.stderr)
         try:
             return read_tail(stream.fileno())
         except (OSError, ValueError, AttributeError):  # a stream without a descriptor (tests)

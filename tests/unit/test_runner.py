@@ -286,3 +286,16 @@ def test_keys_window_size_and_resizes_reach_the_command(terminal) -> None:
     fcntl.ioctl(terminal.master, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 91, 0, 0))
     terminal.wait_for(b"resized 91")
     assert terminal.finish() == 7
+
+
+def test_ctrl_c_reaches_a_command_that_never_stops_printing(terminal) -> None:
+    terminal.start(PY, "-c", "import sys\nprint('ready', flush=True)\nwhile True: sys.stdout.write('y' * 1000 + '\\n')")
+    terminal.wait_for(b"ready")
+    os.write(terminal.master, b"\x03")
+    deadline = time.monotonic() + 60
+    while terminal.proc.poll() is None:  # keep reading, as a terminal does
+        assert time.monotonic() < deadline
+        terminal.drain()
+        terminal.seen = terminal.seen[-1000:]
+    assert terminal.proc.returncode == 130
+
