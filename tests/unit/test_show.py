@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from errkb_tui import cli
 from errkb_tui.kb import default_sources
 from errkb_tui.loader import load_kb
 from errkb_tui.model import Record
