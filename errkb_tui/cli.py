@@ -168,7 +168,7 @@ def cmd_browse(args: argparse.Namespace) -> int:
     if not stdin_is_terminal():  # piped text is data, never keys: read it, then the terminal
         text = decode(read_tail(0, on_slow=_waiting_for_pipe))
         if not attach_terminal():  # no terminal at all (cron, CI): print what match prints
-            return _print_matches(argparse.Namespace(**vars(args), json=False, limit=5), text.encode())
+            return _print_matches(argparse.Namespace(**{**vars(args), "json": False, "limit": 5}), text.encode())
     return _browse(args, text if text and text.strip() else None)
 
 
