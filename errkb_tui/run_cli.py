@@ -6,8 +6,8 @@ on, else (or with ``--print``) the match and the first fix are printed to standa
 where they do not mix with the command's own output if that was redirected. The exit code
 is always the command's own, so the wrapper can stand in scripts and Makefiles.
 
-A command stopped with Ctrl-C (killed by SIGINT: exit 130) opens nothing: it did not fail,
-the user stopped it.
+A command stopped with Ctrl-C (killed by SIGINT, or exiting 130 as shells do after it)
+opens nothing: it did not fail, the user stopped it.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def cmd_run(args: Any, load: Callable[[], KB], open_browser: Callable[[str], obj
     except CommandNotExecutable as exc:
         print(f"errkb-tui run: {command[0]}: cannot run it ({exc.strerror})", file=err)
         return EXIT_NOT_EXECUTABLE
-    if not result.failed or result.signal == signal.SIGINT:
+    if not result.failed or result.signal == signal.SIGINT or result.returncode == 128 + signal.SIGINT:
         return result.returncode
     if args.print or not can_open_browser():
         report(result.output, result.returncode, load, err)

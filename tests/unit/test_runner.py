@@ -170,6 +170,8 @@ def test_a_command_stopped_with_ctrl_c_opens_nothing(monkeypatch) -> None:
     interrupt = [PY, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGINT)"]
     code = run_cli.cmd_run(_Args(*interrupt), _no_kb, opened.append)
     assert code == 130 and opened == []
+    code = run_cli.cmd_run(_Args(PY, "-c", "raise SystemExit(130)"), _no_kb, opened.append)
+    assert code == 130 and opened == []
 
 
 # -- a real terminal in front of the wrapper ---------------------------------------------------------
