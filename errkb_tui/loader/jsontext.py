@@ -9,6 +9,7 @@ from __future__ import annotations
 import codecs
 import json
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
 _DECODER = json.JSONDecoder()
@@ -71,24 +72,41 @@ class ListReader:
         self._byte_at, self._byte_mark = 0, 0  # byte offset of buffer index ``_byte_mark``
         self._line_no, self._line_mark = 1, 0  # line of buffer index ``_line_mark``
         self._column_base = 0  # characters before buffer index 0 on its line
+        self.inside = False  # True: reading starts at an item, not at the "["
+        self.stopped_at: tuple[int, int] | None = None
 
     def peek(self) -> str:
         """The document's first non-space character ("" for an empty document)."""
         self._skip()
         return self._buf[self._pos] if self._pos < len(self._buf) else ""
 
-    def items(self) -> Iterator[ListItem]:
-        if self.peek() != "[":
-            raise self._error("Expecting '['")
-        self._pos += 1
-        if self._skip() == "]":
+    def start_at(self, offset: int, line: int) -> None:
+        """Read from byte ``offset`` (on line ``line``): the start of an item of the list,
+        as if the items before it had been read (their count is not known here)."""
+        self._handle.seek(offset)
+        self._fed = self._byte_at = offset
+        self._line_no = line
+        self.inside = True
+
+    def items(self, stop: int | None = None) -> Iterator[ListItem]:
+        """The items, in order. With ``stop``, only those that start before byte ``stop``;
+        :attr:`stopped_at` is then ``(byte offset, line)`` of the first one that does not."""
+        self.stopped_at: tuple[int, int] | None = None
+        if not self.inside:
+            if self.peek() != "[":
+                raise self._error("Expecting '['")
             self._pos += 1
-            self._expect_end()
-            return
+            if self._skip() == "]":
+                self._pos += 1
+                self._expect_end()
+                return
         while True:
             if self._skip() == "":
                 raise self._error("Expecting value")
             start = self._pos
+            if stop is not None and self._bytes_at(start) >= stop:
+                self.stopped_at = (self._bytes_at(start), self._line_at(start))
+                return
             value, end = self._decode(start)
             buf = self._buf
             line = self._line_at(start)
@@ -200,6 +218,43 @@ class ListReader:
         self._buf = self._buf[pos:]
         self._pos = 0
         self._line_mark = self._byte_mark = 0
+
+
+def guess_item_start(path: Path, cut: int, max_item_bytes: int, scan_bytes: int = 16 << 20) -> int | None:
+    """A likely start of the first item at or after byte ``cut`` of the JSON list in ``path``.
+
+    Only a guess, to be checked by a reader that reads up to it from the start: the
+    separator between the first two items (``},`` and a newline with the items'
+    indentation, as tools write lists) is looked for from ``cut``. None when the items are
+    not objects separated by a line break, or nothing is found nearby.
+    """
+    with open(path, "rb") as handle:
+        reader = ListReader(handle, max_item_bytes)
+        try:
+            if reader.peek() != "[":
+                return None
+            items = reader.items()
+            first, second = next(items, None), next(items, None)
+        except ListError:
+            return None
+        if first is None or second is None or not isinstance(first.value, dict):
+            return None
+        first_end = first.byte_start + first.byte_length
+        handle.seek(first_end)
+        separator = handle.read(second.byte_start - first_end)
+        if b"\n" not in separator or b"," not in separator:
+            return None
+        pattern = b"}" + separator + b"{"
+        window_start = max(0, cut - len(pattern))
+        handle.seek(window_start)
+        window = handle.read(scan_bytes)
+    found = window.find(pattern)
+    while found >= 0:
+        start = window_start + found + len(pattern) - 1
+        if start >= cut:
+            return start
+        found = window.find(pattern, found + 1)
+    return None
 
 
 def key_parts(path: str) -> Iterator[Any]:

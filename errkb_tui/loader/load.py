@@ -4,6 +4,7 @@ on-disk cache when the files have not changed, in two processes when that pays o
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -113,24 +114,60 @@ def _load(collector: Collector, tasks: list[parallel.Task]) -> None:
         return
     worker = parallel.start(first, [source.report for source in collector.sources])
     collector.held = []
-    _read(collector, rest)  # meanwhile, the second part here
-    mine, collector.held = collector.held, None
-    problems_here = collector.problems
+    # Meanwhile, the rest here. When it starts inside a .json list, at an item start that
+    # was only guessed, note what that part gave: it is kept only if the worker confirms.
+    mid_list = rest[0][1].suffix == ".json" and rest[0][2] is not None
+    _read(collector, rest[:1])
+    marks = (len(collector.held), len(collector.problems))
+    _read(collector, rest[1:])
+    mine, problems_here = collector.held, collector.problems
     theirs = parallel.result(worker)
     if theirs is None:  # no worker (or it failed): read its part here too
-        collector.problems, collector.held = [], []
-        _read(collector, first)
-        theirs = (collector.held, [], 0)
-        collector.held = None
+        collector.held, collector.problems = [], []
+        stop = _read(collector, first)
+        theirs = (collector.held, [], 0, stop)
         problems_first = collector.problems
     else:
         problems_first = [Problem(*fields) for fields in theirs[1]]
         collector.count += theirs[2]
+    collector.held = None
+    if mid_list:
+        mine, problems_here = _check_list_part(collector, rest[0], theirs[3], mine, problems_here, marks)
     collector.problems = [*problems_first, *problems_here]
     collector.store_all([*theirs[0], *mine])  # in file order
 
 
-def _read(collector: Collector, tasks: list[parallel.Task]) -> None:
+def _check_list_part(collector: Collector, task: parallel.Task, stop, mine: list, problems: list,
+                     marks: tuple[int, int]) -> tuple[list, list]:
+    """The records and problems read here, with the part that began inside a ``.json`` list
+    made right: kept (its indexes moved past the worker's items) if the worker's part
+    stopped exactly where it began, else read again from where the worker stopped (or
+    dropped, if the worker's part ended the list or broke it, as one reader would have)."""
+    held_mark, problem_mark = marks
+    begin = task[2][0]
+    part_held, part_problems = mine[:held_mark], problems[:problem_mark]
+    if stop is None or stop[0] != begin:
+        collector.count -= held_mark  # the dropped part's records
+        part_held, part_problems = [], []
+        if stop is not None:
+            collector.held, collector.problems = [], []
+            collector.start_source(task[0])
+            read_file(task[1], collector, (stop[0], None))
+            part_held, part_problems = collector.held, collector.problems
+            collector.held = None
+    if stop is not None:
+        before = stop[2]
+        part_held = [(summary, origin._replace(index=origin.index + before), edges, source)
+                     for summary, origin, edges, source in part_held]
+        part_problems = [dataclasses.replace(p, index=p.index + before) if p.index is not None else p
+                         for p in part_problems]
+    return [*part_held, *mine[held_mark:]], [*part_problems, *problems[problem_mark:]]
+
+
+def _read(collector: Collector, tasks: list[parallel.Task]):
+    """Read ``tasks`` in order; where the last one stopped (see :func:`~.shapes.read_file`)."""
+    stop = None
     for index, file, part in tasks:
         collector.start_source(index)
-        read_file(file, collector, part)
+        stop = read_file(file, collector, part)
+    return stop

@@ -15,6 +15,8 @@ from pathlib import Path
 from ..kb import Origin
 from ..model import RecordSummary
 from .collect import Accepted
+from .jsontext import guess_item_start
+from .shapes import MAX_RECORD_BYTES
 
 #: With this much KB text in two or more files, a second process validates half of them.
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
@@ -48,9 +50,11 @@ def split(tasks: list[Task]) -> tuple[list[Task], list[Task]]:
         if running + size <= half:
             running += size
             continue
-        if part is None and file.suffix == ".jsonl" and size >= SPLIT_MIN_BYTES:
-            cut = int(half - running)
-            if 0 < cut < size:
+        cut = int(half - running)
+        if part is None and size >= SPLIT_MIN_BYTES and 0 < cut < size:
+            if file.suffix == ".json":  # a list: at an item's start, checked by the worker
+                cut = guess_item_start(file, cut, MAX_RECORD_BYTES) or 0
+            if cut:
                 return [*tasks[:position], (index, file, (0, cut))], [(index, file, (cut, None)), *tasks[position + 1:]]
         count = max(position, 1) if len(tasks) > 1 else 0
         return tasks[:count], tasks[count:]
@@ -73,9 +77,10 @@ def start(tasks: list[Task], reports: list[bool]) -> subprocess.Popen | None:
         return None
 
 
-def result(worker: subprocess.Popen | None) -> tuple[list[Accepted], list[tuple], int] | None:
-    """The worker's accepted records (in file order), problems (as tuples) and count; None
-    if it failed."""
+def result(worker: subprocess.Popen | None) -> tuple[list[Accepted], list[tuple], int, tuple | None] | None:
+    """The worker's accepted records (in file order), problems (as tuples), count, and where
+    its last part of a ``.json`` list stopped (see :func:`~.shapes.read_file`); None if it
+    failed."""
     if worker is None:
         return None
     try:
@@ -83,11 +88,11 @@ def result(worker: subprocess.Popen | None) -> tuple[list[Accepted], list[tuple]
         data = worker.stdout.read()
         if worker.wait(timeout=600) != 0:
             return None
-        accepted, problems, count = marshal.loads(data)
+        accepted, problems, count, stop = marshal.loads(data)
     except (OSError, ValueError, EOFError, TypeError, subprocess.TimeoutExpired):
         return None
     finally:
         if worker.poll() is None:
             worker.kill()
     return ([(RecordSummary(*summary), Origin(*origin), edges, index) for summary, origin, edges, index in accepted],
-            problems, count)
+            problems, count, stop)

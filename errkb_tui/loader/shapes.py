@@ -37,21 +37,31 @@ class Sink(Protocol):
         """Take one parsed JSON value (a record, or the reasons it is not one)."""
 
 
-def read_file(file: Path, sink: Sink, part: tuple[int, int | None] | None = None) -> None:
+#: Where reading a part of a ``.json`` list stopped: the next item's byte offset and line,
+#: and how many items the part held.
+Stop = tuple[int, int, int]
+
+
+def read_file(file: Path, sink: Sink, part: tuple[int, int | None] | None = None) -> Stop | None:
     """Read every record of ``file`` into ``sink``; never raises for bad input.
 
-    ``part``, for a ``.jsonl`` file only, is a byte range ``(start, end)``: the lines that
-    begin in it (``end`` None: to the end of the file). Reading a file in parts, each line
-    is read by exactly one part, with its true line number and offset.
+    ``part`` is a byte range ``(start, end)`` of the file (``end`` None: to its end). For a
+    ``.jsonl`` file: the lines that begin in it; reading a file in parts, each line is read
+    by exactly one part, with its true line number and offset. For a ``.json`` list: from
+    ``(0, end)``, the items that begin before ``end``, and the return value says where the
+    next one starts (:data:`Stop`; None if the list ended or broke first); from
+    ``(start, None)``, the items from byte ``start``, which must be where an item starts
+    (their indexes then count from 0 there: the caller adds the items before).
     """
     name = str(file)
     try:
         if file.suffix == ".jsonl":
             _read_lines(file, name, sink, *(part or (0, None)))
-        else:
-            _read_document(file, name, sink)
+            return None
+        return _read_document(file, name, sink, part)
     except OSError as exc:
         sink.problem(Problem("error", name, f"cannot read file: {exc.strerror or exc}"))
+        return None
 
 
 def _read_lines(file: Path, name: str, sink: Sink, begin: int = 0, stop: int | None = None) -> None:
@@ -119,42 +129,58 @@ def _skip_line(handle) -> int:
             return skipped
 
 
-def _read_document(file: Path, name: str, sink: Sink) -> None:
+def _read_document(file: Path, name: str, sink: Sink, part: tuple[int, int | None] | None) -> Stop | None:
     """A ``.json`` file: a list of records, streamed item by item with their spans; or one
     record, read whole (up to ``MAX_FILE_BYTES``)."""
     with open(file, "rb") as handle:
         reader = ListReader(handle, MAX_RECORD_BYTES)
+        if part is not None and part[0] > 0:
+            reader.start_at(part[0], 1 + _count_lines(handle, part[0]))
+            return _read_list(name, reader, sink)
         try:
             first = reader.peek()
         except ListError as exc:
             sink.problem(Problem("error", name, exc.message, line=exc.line))
-            return
+            return None
         if first == "[":
-            _read_list(name, reader, sink)
-            return
+            return _read_list(name, reader, sink, part[1] if part is not None else None)
     if not first:
         sink.problem(Problem("error", name, "file is empty"))
-        return
+        return None
     size = file.stat().st_size
     if size > MAX_FILE_BYTES:
         sink.problem(Problem("error", name, f"file is {size // _MIB} MiB; the limit for a .json file holding "
                                             f"one record is {MAX_FILE_BYTES // _MIB} MiB"))
-        return
+        return None
     raw = file.read_bytes()
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         sink.problem(_not_utf8(name, raw, exc))
-        return
+        return None
     data = _parse(name, text, sink)
     if data is not _BAD:
         sink.value(data, Place(name, text=text, size=len(text)))
+    return None
 
 
-def _read_list(name: str, reader: ListReader, sink: Sink) -> None:
+def _count_lines(handle, end: int) -> int:
+    """How many newlines the first ``end`` bytes of the file hold."""
+    handle.seek(0)
+    count, read = 0, 0
+    while read < end:
+        chunk = handle.read(min(_MIB, end - read))
+        if not chunk:
+            break
+        count += chunk.count(b"\n")
+        read += len(chunk)
+    return count
+
+
+def _read_list(name: str, reader: ListReader, sink: Sink, stop: int | None = None) -> Stop | None:
     index = -1
     try:
-        for index, item in enumerate(reader.items()):
+        for index, item in enumerate(reader.items(stop)):
             if item.byte_length > MAX_RECORD_BYTES:
                 sink.problem(Problem("error", name, f"record is longer than {_size(MAX_RECORD_BYTES)}; skipped",
                                      line=item.line, index=index))
@@ -166,9 +192,12 @@ def _read_list(name: str, reader: ListReader, sink: Sink) -> None:
         column = f" (column {exc.column})" if exc.column is not None else ""
         sink.problem(Problem("error", name, f"invalid JSON: {exc.message}{column}" if column else exc.message,
                              line=exc.line))
-    else:
-        if index < 0:
-            sink.problem(Problem("warning", name, "file holds an empty list: no records"))
+        return None
+    if reader.stopped_at is not None:
+        return (*reader.stopped_at, index + 1)
+    if index < 0 and not reader.inside:
+        sink.problem(Problem("warning", name, "file holds an empty list: no records"))
+    return None
 
 
 def _not_utf8(name: str, raw: bytes, exc: UnicodeDecodeError, first_line: int = 1, base: int = 0) -> Problem:

@@ -19,14 +19,16 @@ from .shapes import read_file
 
 
 def worker_load(tasks: list[tuple[int, str, tuple | None]], reports: list[bool]) -> tuple:
-    """Load ``tasks`` (source index, file, part) and return plain values for the parent."""
+    """Load ``tasks`` (source index, file, part) and return plain values for the parent:
+    the records accepted, the problems, the count, and where the last task stopped."""
     collector = Collector([Source(Path(), "worker", report) for report in reports])
     collector.held = []
+    stop = None
     for index, file, part in tasks:
         collector.start_source(index)
-        read_file(Path(file), collector, part)
+        stop = read_file(Path(file), collector, part)
     held = [(summary.astuple(), tuple(origin), edges, index) for summary, origin, edges, index in collector.held]
-    return held, [p.astuple() for p in collector.problems], collector.count
+    return held, [p.astuple() for p in collector.problems], collector.count, stop
 
 
 def main() -> int:

@@ -282,3 +282,53 @@ def test_one_large_jsonl_file_loads_the_same_in_two_processes(tmp_path, monkeypa
     assert [p.format() for p in two.problems] == [p.format() for p in sequential.problems]
     assert dict(two.origins) == dict(sequential.origins)
     assert same(two, 39) and same(two, 0)
+
+
+@pytest.mark.parametrize("indent", [None, 2])
+def test_a_json_list_read_in_two_parts_gives_every_item_once_at_any_cut(tmp_path, indent):
+    items = [record(n) for n in range(4)]
+    items[2]["confidence"] = 7  # a problem, with an index, in whichever part reads it
+    if indent is None:  # one record per line
+        text = "[\n" + ",\n".join(json.dumps(item, ensure_ascii=False) for item in items) + "\n]\n"
+    else:
+        text = json.dumps(items, ensure_ascii=False, indent=indent)
+    path = tmp_path / "list.json"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    whole = Recorder()
+    shapes.read_file(path, whole)
+    size = path.stat().st_size
+    guesses = set()
+    for cut in range(1, size, 7):
+        guess = jsontext.guess_item_start(path, cut, shapes.MAX_RECORD_BYTES)
+        if guess is None:
+            continue
+        guesses.add(guess)
+        first = Recorder()
+        stop = shapes.read_file(path, first, (0, guess))
+        assert stop is not None and stop[0] == guess  # every guess here is a real item start
+        second = Recorder()
+        shapes.read_file(path, second, (guess, None))
+        assert [s[:2] for s in first.seen + second.seen] == [s[:2] for s in whole.seen]
+    assert len(guesses) == 3  # the starts of items 1, 2 and 3
+
+
+@pytest.mark.parametrize("wrong_guess", [False, True])
+def test_one_large_json_list_loads_the_same_in_two_processes(tmp_path, monkeypatch, summaries_only, wrong_guess):
+    items = [record(n) for n in range(40)]
+    items[3]["confidence"] = 7
+    items[33]["workaround"] = "typo"
+    path = tmp_path / "list.json"
+    path.write_text(json.dumps(items, ensure_ascii=False, indent=2), "utf-8")
+    sequential = load(path)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(parallel, "SPLIT_MIN_BYTES", 0)
+    if wrong_guess:  # a guess inside an item: the worker's part shows it, and the rest is read again
+        real = jsontext.guess_item_start
+        monkeypatch.setattr(parallel, "guess_item_start", lambda *args: real(*args) + 40)
+    worker, here = parallel.split([(0, path, None)])
+    assert worker[0][2][0] == 0 and here[0][2][1] is None
+    two = load(path)
+    assert [p.format() for p in two.problems] == [p.format() for p in sequential.problems]
+    assert [(p.index, p.line) for p in two.problems] == [(p.index, p.line) for p in sequential.problems]
+    assert dict(two.origins) == dict(sequential.origins)
+    assert same(two, 39) and same(two, 0)
