@@ -83,3 +83,24 @@ def test_small_kbs_are_not_cached(tmp_path):
     write_kb(data, 2)
     load_kb([Source(data, "--data")], cache_dir=cache)
     assert not cache.exists()
+
+
+def test_the_cache_lives_in_the_platform_cache_folder(tmp_path):
+    from errkb_tui import userdata
+
+    env = {"HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    assert kbcache.default_cache_dir(env) == userdata.cache_dir(env)
+    relative = {"HOME": str(tmp_path), "XDG_CACHE_HOME": "relative/cache"}  # invalid per XDG: ignored
+    assert kbcache.default_cache_dir(relative) == userdata.cache_dir(relative)
+
+
+def test_a_cached_list_file_reads_records_back_by_their_spans(tmp_path, small_cache):
+    data, cache = tmp_path / "kb", tmp_path / "cache"
+    data.mkdir()
+    items = [dict(SEED, id=f"big/r{n}", domain="big", signature=f"BigError {n} é", regex=f"BigError {n}\\b")
+             for n in range(4)]
+    (data / "list.json").write_text(json.dumps(items, ensure_ascii=False, indent=2), "utf-8")
+    first = load_kb([Source(data, "--data")], cache_dir=cache)
+    second = load_kb([Source(data, "--data")], cache_dir=cache)
+    assert dict(second.origins) == dict(first.origins) and second.origins["big/r3"].length
+    assert second.get("big/r3").signature == "BigError 3 é"
