@@ -9,6 +9,7 @@ problem. Nothing here validates records.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -22,6 +23,8 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 #: A record (a ``.jsonl`` line, an item of a list) longer than this is skipped unread.
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
+#: A ``.json`` file is first read this far: all of a one-record file, the start of a list.
+_HEAD_BYTES = 1 << 20
 _MIB = 1024 * 1024
 
 
@@ -137,30 +140,38 @@ def _read_document(file: Path, name: str, sink: Sink, part: tuple[int, int | Non
         if part is not None and part[0] > 0:
             reader.start_at(part[0], 1 + _count_lines(handle, part[0]))
             return _read_list(name, reader, sink)
-        try:
-            first = reader.peek()
-        except ListError as exc:
-            sink.problem(Problem("error", name, exc.message, line=exc.line))
+        raw = handle.read(_HEAD_BYTES)  # the whole file, if it is a small one
+        text_bytes = raw[3:] if raw.startswith(_BOM) else raw
+        first = text_bytes.lstrip(b" \t\r\n")[:1]
+        if first == b"[" or (not first and len(raw) == _HEAD_BYTES):  # a list, or much space
+            handle.seek(0)
+            try:
+                if reader.peek() == "[":
+                    return _read_list(name, reader, sink, part[1] if part is not None else None)
+            except ListError as exc:
+                sink.problem(Problem("error", name, exc.message, line=exc.line))
+                return None
+        if not first and len(raw) < _HEAD_BYTES:
+            sink.problem(Problem("error", name, "file is empty"))
             return None
-        if first == "[":
-            return _read_list(name, reader, sink, part[1] if part is not None else None)
-    if not first:
-        sink.problem(Problem("error", name, "file is empty"))
-        return None
-    size = file.stat().st_size
-    if size > MAX_FILE_BYTES:
-        sink.problem(Problem("error", name, f"file is {size // _MIB} MiB; the limit for a .json file holding "
-                                            f"one record is {MAX_FILE_BYTES // _MIB} MiB"))
-        return None
-    raw = file.read_bytes()
+        size = len(raw) if len(raw) < _HEAD_BYTES else os.fstat(handle.fileno()).st_size
+        if size > MAX_FILE_BYTES:
+            sink.problem(Problem("error", name, f"file is {_size(size)}; the limit for a .json file "
+                                                f"holding one record is {_size(MAX_FILE_BYTES)}"))
+            return None
+        if len(raw) == _HEAD_BYTES:
+            raw += handle.read()
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         sink.problem(_not_utf8(name, raw, exc))
         return None
+    place = Place(name, text=text, size=len(text))
+    if sink.raw(raw[3:] if raw.startswith(_BOM) else raw, place):
+        return None
     data = _parse(name, text, sink)
     if data is not _BAD:
-        sink.value(data, Place(name, text=text, size=len(text)))
+        sink.value(data, place)
     return None
 
 
