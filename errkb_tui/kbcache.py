@@ -33,16 +33,22 @@ def default_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
     return userdata.cache_dir(environ)
 
 
-def fingerprint(plan: list[tuple[Source, list[Path]]]) -> str | None:
-    """A key for these sources and files as they are now; None if too small to cache."""
+def fingerprint(plan: list[tuple[Source, list[Path]]],
+                stats: Mapping[Path, os.stat_result | None] | None = None) -> str | None:
+    """A key for these sources and files as they are now; None if too small to cache.
+
+    ``stats``, if given, holds each file's ``os.stat`` (None: it cannot be read), taken
+    just before, so the files are not asked again."""
     parts = [f"{FORMAT}|{__version__}"]
     total = 0
     for source, files in plan:
         parts.append(f"S|{source.path}|{source.label}|{source.report}")
         for file in files:
             try:
-                stat = file.stat()
+                stat = stats[file] if stats is not None else file.stat()
             except OSError:
+                stat = None
+            if stat is None:
                 return None  # a file that cannot be read: load normally, reporting it
             total += stat.st_size
             parts.append(f"F|{file}|{stat.st_size}|{stat.st_mtime_ns}")

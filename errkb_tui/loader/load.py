@@ -5,6 +5,7 @@ on-disk cache when the files have not changed, in two processes when that pays o
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -57,13 +58,18 @@ def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None
     for index, source in enumerate(sources):
         collector.start_source(index)
         plan.append((source, source_files(source, _walk_reporter(collector))))
-    key = kbcache.fingerprint(plan) if cache_dir is not None else None
-    kb = kbcache.read(cache_dir, key, sources) if cache_dir is not None and key is not None else None
+    tasks = [(index, file, None) for index, (_source, files) in enumerate(plan) for file in files]
+    sizes = None
+    key = kb = None
+    if cache_dir is not None:
+        stats = {file: _stat(file) for _index, file, _part in tasks}  # once, for the key and the split
+        sizes = [stat.st_size if stat is not None else 0 for stat in stats.values()] if len(stats) == len(tasks) else None
+        key = kbcache.fingerprint(plan, stats)
+        kb = kbcache.read(cache_dir, key, sources) if key is not None else None
     if kb is None:
         collector.on_accept = _Watch(collector, progress, partial)
-        tasks = [(index, file, None) for index, (_source, files) in enumerate(plan) for file in files]
         try:
-            _load(collector, tasks)
+            _load(collector, tasks, sizes)
         finally:
             collector.on_accept = None  # the watch refers back to the collector: no cycle left
         kb = collector.finish()
@@ -106,9 +112,16 @@ class _Watch:
                 self._next_partial = time.monotonic() + PARTIAL_EVERY_S
 
 
-def _load(collector: Collector, tasks: list[parallel.Task]) -> None:
+def _stat(file: Path) -> os.stat_result | None:
+    try:
+        return file.stat()
+    except OSError:
+        return None
+
+
+def _load(collector: Collector, tasks: list[parallel.Task], sizes: list[int] | None = None) -> None:
     """Read every task's file, the first part in a worker process when that pays off."""
-    first, rest = parallel.split(tasks)
+    first, rest = parallel.split(tasks, sizes)
     if not first:
         _read(collector, tasks)
         return

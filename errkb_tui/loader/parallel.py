@@ -29,19 +29,21 @@ SPLIT_MIN_BYTES = 4 * 1024 * 1024
 Task = tuple[int, Path, "tuple[int, int | None] | None"]
 
 
-def split(tasks: list[Task]) -> tuple[list[Task], list[Task]]:
+def split(tasks: list[Task], sizes: list[int] | None = None) -> tuple[list[Task], list[Task]]:
     """``tasks`` as (the worker's, this process's): about half the bytes each, in order.
 
-    The worker's list is empty when a second process is not worth it. A large ``.jsonl``
+    ``sizes`` are the files' sizes, if known (else each is asked). The worker's list is
+    empty when a second process is not worth it. A large ``.jsonl``
     file at the halfway point is split there (each process reads the lines that begin in
     its half), so even a KB that is one big file is read by two processes.
     """
-    sizes = []
-    for _, file, _part in tasks:
-        try:
-            sizes.append(file.stat().st_size)
-        except OSError:
-            sizes.append(0)
+    if sizes is None:
+        sizes = []
+        for _, file, _part in tasks:
+            try:
+                sizes.append(file.stat().st_size)
+            except OSError:
+                sizes.append(0)
     total = sum(sizes)
     if total < PARALLEL_MIN_BYTES:
         return [], tasks
