@@ -219,13 +219,18 @@ def test_partial_kbs_come_at_most_every_interval(tmp_path, monkeypatch):
 # -- no process-wide side effects ---------------------------------------------------------------
 
 
-def test_loading_leaves_the_garbage_collector_alone(tmp_path):
+def test_loading_never_turns_the_garbage_collector_off(tmp_path, monkeypatch):
     (tmp_path / "kb.jsonl").write_text("\n".join(json.dumps(record(n)) for n in range(2000)) + "\n")
     states = []
     assert gc.isenabled()
+    frozen = gc.get_freeze_count()
     load(tmp_path, progress=lambda count: states.append(gc.isenabled()))
     assert states and all(states)  # other threads keep their collector while a KB loads
-    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert gc.isenabled() and gc.get_freeze_count() == frozen  # and a small KB is not frozen either
+    monkeypatch.setattr(load_module, "GC_FREEZE_EVERY", 500)
+    load(tmp_path, progress=lambda count: states.append(gc.isenabled()))
+    assert all(states) and gc.get_freeze_count() > frozen  # a large one is moved out of its scans
+    gc.unfreeze()
 
 
 def test_read_record_reads_a_span_for_every_shape(tmp_path):
