@@ -136,30 +136,33 @@ def _read_document(file: Path, name: str, sink: Sink, part: tuple[int, int | Non
     """A ``.json`` file: a list of records, streamed item by item with their spans; or one
     record, read whole (up to ``MAX_FILE_BYTES``)."""
     with open(file, "rb") as handle:
-        reader = ListReader(handle, MAX_RECORD_BYTES)
         if part is not None and part[0] > 0:
+            reader = ListReader(handle, MAX_RECORD_BYTES)
             reader.start_at(part[0], 1 + _count_lines(handle, part[0]))
             return _read_list(name, reader, sink)
-        raw = handle.read(_HEAD_BYTES)  # the whole file, if it is a small one
-        text_bytes = raw[3:] if raw.startswith(_BOM) else raw
-        first = text_bytes.lstrip(b" \t\r\n")[:1]
-        if first == b"[" or (not first and len(raw) == _HEAD_BYTES):  # a list, or much space
+        size = os.fstat(handle.fileno()).st_size
+        raw = handle.read() if size < _HEAD_BYTES else handle.read(_HEAD_BYTES)  # all of a small file
+        first = (raw[3:] if raw.startswith(_BOM) else raw).lstrip(b" \t\r\n")[:1]
+        if first == b"[" or (not first and len(raw) == _HEAD_BYTES):  # a list (or a lot of space)
             handle.seek(0)
+            reader = ListReader(handle, MAX_RECORD_BYTES)
             try:
-                if reader.peek() == "[":
-                    return _read_list(name, reader, sink, part[1] if part is not None else None)
+                first = reader.peek().encode()
             except ListError as exc:
                 sink.problem(Problem("error", name, exc.message, line=exc.line))
                 return None
-        if not first and len(raw) < _HEAD_BYTES:
+            if first == b"[":
+                return _read_list(name, reader, sink, part[1] if part is not None else None)
+            handle.seek(0)
+            raw = b""
+        if not first:
             sink.problem(Problem("error", name, "file is empty"))
             return None
-        size = len(raw) if len(raw) < _HEAD_BYTES else os.fstat(handle.fileno()).st_size
         if size > MAX_FILE_BYTES:
             sink.problem(Problem("error", name, f"file is {_size(size)}; the limit for a .json file "
                                                 f"holding one record is {_size(MAX_FILE_BYTES)}"))
             return None
-        if len(raw) == _HEAD_BYTES:
+        if len(raw) < size:
             raw += handle.read()
     try:
         text = raw.decode("utf-8-sig")

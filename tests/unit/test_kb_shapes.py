@@ -337,3 +337,14 @@ def test_one_large_json_list_loads_the_same_in_two_processes(tmp_path, monkeypat
     assert [(p.index, p.line) for p in two.problems] == [(p.index, p.line) for p in sequential.problems]
     assert dict(two.origins) == dict(sequential.origins)
     assert same(two, 39) and same(two, 0)
+
+
+@pytest.mark.parametrize("head", [16, 1 << 20])
+def test_json_files_behind_much_leading_space(tmp_path, monkeypatch, head):
+    monkeypatch.setattr(shapes, "_HEAD_BYTES", head)  # 16: the first read sees only space
+    (tmp_path / "one.json").write_text(" " * 40 + json.dumps(record(1)))
+    (tmp_path / "list.json").write_text("\n" * 40 + json.dumps([record(2), record(3)]))
+    (tmp_path / "blank.json").write_text(" " * 40)
+    kb = load(tmp_path)
+    assert [r.id for r in kb.records] == ["big/r1", "big/r2", "big/r3"]
+    assert [(Path(p.file).name, p.message) for p in kb.problems] == [("blank.json", "file is empty")]
