@@ -138,6 +138,10 @@ def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f} s"
 
 
+def _ms(value: float) -> str:
+    return f"{value:.2f} ms" if value < 10 else f"{value:,.0f} ms"
+
+
 def table(rows: list[dict]) -> str:
     """The README's Markdown table."""
     out = ["| shape | records | cold load | first rows | warm load | `kb.get` per record "
@@ -146,8 +150,8 @@ def table(rows: list[dict]) -> str:
     names = {"folder": "folder of `.json`", "jsonl": "one `.jsonl`", "list": "one `.json` list"}
     for row in rows:
         out.append(f"| {names.get(row['shape'], row['shape'])} | {row['records']:,} | {_seconds(row['cold_s'])} "
-                   f"| {_seconds(row['first_rows_s'])} | {_seconds(row['warm_s'])} | {row['get_ms']:.2f} ms "
-                   f"| {_seconds(row['naive_parse_s'])} | {row['naive_get_ms']:,.1f} ms |")
+                   f"| {_seconds(row['first_rows_s'])} | {_seconds(row['warm_s'])} | {_ms(row['get_ms'])} "
+                   f"| {_seconds(row['naive_parse_s'])} | {_ms(row['naive_get_ms'])} |")
     return "\n".join(out)
 
 

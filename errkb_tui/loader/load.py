@@ -57,8 +57,12 @@ def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None
     its problems those found so far; nothing the load does later changes it), so the caller
     may keep it and use it from another thread. It is never called for the final KB (that
     is the return value), nor for a KB that loads before the first deadline (a small KB,
-    or any KB read from the cache). Its records are a subset of the final KB's (an override
-    read later may still replace one), and links are not yet checked for dangling ids.
+    or any KB read from the cache). While a second process reads the first part of a large
+    KB, partial KBs hold the records read here (the later part). A record in a partial KB
+    is in the final one too, with two exceptions: a record of the same id read later
+    replaces it, and the records read ahead from the second half of a large ``.json`` list
+    are dropped if its first half turns out to be broken (as one reader would have
+    stopped there). Links are not yet checked for dangling ids.
     """
     sources = list(sources)
     collector = Collector(sources)
