@@ -75,7 +75,8 @@ def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None
     key = kb = None
     if cache_dir is not None:
         stats = {file: _stat(file) for _index, file, _part in tasks}  # once, for the key and the split
-        sizes = [stat.st_size if stat is not None else 0 for stat in stats.values()] if len(stats) == len(tasks) else None
+        if len(stats) == len(tasks):  # in task order (unless a file is listed twice)
+            sizes = [stat.st_size if stat is not None else 0 for stat in stats.values()]
         key = kbcache.fingerprint(plan, stats)
         kb = kbcache.read(cache_dir, key, sources) if key is not None else None
     if kb is None:

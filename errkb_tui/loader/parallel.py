@@ -18,7 +18,7 @@ from .collect import Accepted
 from .jsontext import guess_item_start
 from .shapes import MAX_RECORD_BYTES
 
-#: With this much KB text in two or more files, a second process validates half of them.
+#: With this much KB text (in any number of files), a second process reads about half of it.
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 
 #: Files smaller than this are never split between the two processes.
@@ -57,7 +57,8 @@ def split(tasks: list[Task], sizes: list[int] | None = None) -> tuple[list[Task]
             if file.suffix == ".json":  # a list: at an item's start, checked by the worker
                 cut = guess_item_start(file, cut, MAX_RECORD_BYTES) or 0
             if cut:
-                return [*tasks[:position], (index, file, (0, cut))], [(index, file, (cut, None)), *tasks[position + 1:]]
+                mine = [(index, file, (cut, None)), *tasks[position + 1:]]
+                return [*tasks[:position], (index, file, (0, cut))], mine
         count = max(position, 1) if len(tasks) > 1 else 0
         return tasks[:count], tasks[count:]
     return tasks[:-1], tasks[-1:]
