@@ -172,32 +172,33 @@ async def _app_run(kb: str, query: str) -> dict:
             await asyncio.sleep(0.0005)
 
     latencies: list[float] = []
-    to_rows: list[float] = []  # key -> RecordList.set_rows (search + messages), before the repaint
+    to_rows: list[float] = []  # key -> RecordList.watch_results (search + messages), before the repaint
     async with app.run_test(size=APP_SIZE) as pilot:
-        await wait_for(lambda: getattr(app, "browser", None) is not None)
-        record_list = app.browser.query_one(RecordList)
-        original_set_rows = record_list.set_rows
+        await wait_for(lambda: bool(app.screen.query(RecordList)))
+        record_list = app.screen.query_one(RecordList)
+        original_watch = record_list.watch_results
 
-        def set_rows(records, order, text, keep_id=None) -> None:
-            original_set_rows(records, order, text, keep_id=keep_id)
-            if order and state["shown"] is None or text != state["shown"]:
+        def watch_results(old, new) -> None:
+            original_watch(old, new)
+            text = new.query
+            if len(new) and state["shown"] is None or text != state["shown"]:
                 state["shown"], state["shown_at"], state["painted"] = text, time.perf_counter(), None
 
-        record_list.set_rows = set_rows
+        record_list.watch_results = watch_results  # reactive watchers are looked up per call
         # The first search may already have landed before the hook went in.
         if record_list.row_count and state["shown"] is None:
-            state["shown"] = record_list._query
+            state["shown"] = record_list.results.query
         await wait_for(lambda: state["first_paint"] is not None or (
             record_list.row_count > 0 and state["shown"] is not None and state["painted"] is not None))
         first_paint_s = (state["first_paint"] or state["painted"]) - start
         records = len(app.kb.records)
         await pilot.press("slash")
         await pilot.pause()
-        filter_input = app.browser.query_one("#filter")
+        filter_input = app.screen.query_one("#filter")
         for _round in range(TYPING_ROUNDS):
             if _round:  # clear the filter and let the full list come back before typing again
                 filter_input.value = ""
-                await wait_for(lambda: record_list._query == "" and state["painted"] is not None)
+                await wait_for(lambda: record_list.results.query == "" and state["painted"] is not None)
                 await pilot.pause()
             typed = ""
             for char in query:
@@ -208,7 +209,7 @@ async def _app_run(kb: str, query: str) -> dict:
                 event = events.Key(key, char)
                 event.set_sender(app)
                 app._driver.send_message(event)
-                await wait_for(lambda: record_list._query == typed and state["shown"] == typed
+                await wait_for(lambda: record_list.results.query == typed and state["shown"] == typed
                                and state["painted"] is not None)
                 latencies.append((state["painted"] - sent) * 1000)
                 to_rows.append((state["shown_at"] - sent) * 1000)
@@ -332,9 +333,12 @@ WORKERS = {"load": work_load, "app": work_app, "baseline": work_baseline}
 
 
 def _spawn(kind: str, kb: str, cache_home: str) -> dict:
+    from errkb_tui.cli import UI_FPS
+
     env = dict(os.environ)
     env.pop("ERRKB_PATH", None)
     env["XDG_CACHE_HOME"] = cache_home
+    env.setdefault("TEXTUAL_FPS", UI_FPS)  # as errkb-tui's entry point runs the app
     root = Path(__file__).resolve().parent.parent
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH", "")]))
     result = subprocess.run(

@@ -1,35 +1,52 @@
-"""The Textual application: state, loading, the clipboard, and the screens."""
+"""The Textual application: the one owner of the browser's state.
+
+State (the KB, query, facet, results, the selected record, language, watching, the last
+match) lives here as reactives and flows down: every screen is given it with
+``data_bind`` and passes it on to its widgets the same way. Events flow up as messages
+(:mod:`errkb_tui.messages`); only this class changes the state. Slow work (loading,
+searching a large KB, matching, clipboard calls) runs in workers that post messages.
+"""
 
 from __future__ import annotations
 
 import datetime
-import os
-from collections.abc import Sequence
-
-# Repaint up to 240 times a second (Textual's default is 60): a keystroke's new results
-# reach the screen within ~4 ms of being ready instead of ~17 (measured in benchmarks/;
-# the update timer only runs while something changed). Must precede Textual's import.
-os.environ.setdefault("TEXTUAL_FPS", "240")
+from collections.abc import Mapping, Sequence
+from contextlib import contextmanager
 
 from textual import on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.reactive import reactive
-from textual.worker import Worker, WorkerState
+from textual.widgets import Input
+from textual.worker import Worker, WorkerState, get_current_worker
 
-from .clipboard import GuardedClipboard, PyperclipBackend
+from .clipboard import ClipboardError, GuardedClipboard, PyperclipBackend
 from .commands import ErrKBCommands
+from .history import History
 from .kb import KB, Source
 from .loader import load_kb
-from .kbcache import default_cache_dir
-from .match import Matcher
-from .messages import KBLoaded, LoadProgress
-from .screens.browser import BrowserScreen
-from .search import SearchIndex
-from .watcher import WatcherMixin
+from .match import Match, Matcher
+from .messages import (
+    ClipboardChanged, CopyRequested, FacetChosen, HistoryStep, KBLoaded, LoadProgress, MatchesFound, MatchRequested,
+    QueryChanged, RecordChosen, SearchDone, WatcherFailing, WatcherStopped,
+)
+from .search import SearchIndex, SearchResult
+from .state import ALL, EMPTY, Cause, Facet, MatchContext, Results, Selection, problem_count
+from .text import cell_truncate
+from .userdata import cache_dir
+from .watcher import ClipboardPoller, WatcherCallbacks
+
+#: KBs up to this size are searched on the event loop (a search takes a few ms at most);
+#: larger ones in a worker thread, so the UI never waits for one.
+INLINE_SEARCH_RECORDS = 20_000
+#: Candidates within this score of the best one are "close": the user picks.
+CLOSE_SCORE = 0.04
+#: The reactives every record screen is given (see :meth:`ErrKBApp.bind_state`).
+STATE = ("kb", "loaded", "results", "search_text", "facet", "selection", "lang", "watching", "last_match",
+         "records_read")
 
 
-class ErrKBApp(WatcherMixin, App[None]):
+class ErrKBApp(App[int]):
     """errkb-tui: browse the KB; match what you copy."""
 
     CSS_PATH = "app.tcss"
@@ -42,16 +59,30 @@ class ErrKBApp(WatcherMixin, App[None]):
         Binding("w", "toggle_watch", "Watch", tooltip="Turn the clipboard watcher on or off", id="app.watch"),
         Binding("p", "paste", "Paste error", tooltip="Paste an error to match (no clipboard access)", id="app.paste"),
         Binding("exclamation_mark", "problems", "Problems", show=False, tooltip="List the KB's load problems", id="app.problems"),
-        Binding("ctrl+q", "quit", "Quit", id="app.quit"),
+        Binding("ctrl+q", "quit", "Quit", tooltip="Quit errkb-tui", id="app.quit"),
     ]
     ENABLE_COMMAND_PALETTE = True
 
-    lang: reactive[str] = reactive("en")
-    """``en`` or ``zh``: the language of the detail pane."""
     kb: reactive[KB | None] = reactive(None)
-    """The loaded KB (None while loading)."""
+    """The loaded KB (None while loading; a partial KB while a large one loads)."""
+    results: reactive[Results] = reactive(EMPTY)
+    """The records listed for the current query and facet, in order."""
+    search_text: reactive[str] = reactive("")
+    """The filter text."""
+    facet: reactive[Facet] = reactive(ALL)
+    """The domain/category being browsed."""
+    selection: reactive[Selection] = reactive(Selection())
+    """The record every screen shows and every key acts on."""
+    lang: reactive[str] = reactive("en")
+    """``en`` or ``zh``: the language of the detail."""
     watching: reactive[bool] = reactive(False, init=False)
     """Whether the clipboard watcher runs."""
+    last_match: reactive[MatchContext | None] = reactive(None)
+    """The last match that selected a record (its line and captured values)."""
+    records_read: reactive[int] = reactive(0)
+    """Records read so far while the KB loads."""
+    loaded: reactive[bool] = reactive(False)
+    """Whether the whole KB is loaded (False while only its first records are)."""
 
     def __init__(
         self,
@@ -62,57 +93,104 @@ class ErrKBApp(WatcherMixin, App[None]):
         clipboard: GuardedClipboard | None = None,
         kb: KB | None = None,
         today: datetime.date | None = None,
+        initial_text: str | None = None,
+        lang: str | None = None,
+        theme: str | None = None,
+        keymap: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__()
         self.today = today or datetime.date.today()  # fixed in tests, for freshness hints
         self.sources = list(sources)
         self.system_clipboard = clipboard or GuardedClipboard(PyperclipBackend())
         self.index: SearchIndex | None = None
-        self.browser: BrowserScreen | None = None  # set when the main screen mounts
+        self.history = History()
+        self.initial_text = initial_text
+        self.keymap_overrides: dict[str, str] = dict(keymap or {})
+        self._initial_lang = lang
+        self._initial_theme = theme
+        self._want_watch = watch
         self._matcher: Matcher | None = None
         self._preloaded = kb
-        self.init_watcher(watch, watch_interval)
+        self._search_serial = 0
+        self._search_keep: str | None = None
+        self._search_held = 0
+        self._search_wanted = False
+        self.poller = ClipboardPoller(self.system_clipboard, watch_interval, WatcherCallbacks(
+            text=lambda text: self.post_message(ClipboardChanged(text)),
+            unavailable=lambda reason: self.post_message(WatcherStopped(reason)),
+            failing=lambda reason: self.post_message(WatcherFailing(reason)),
+        ))
 
     # -- start-up ------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        self.push_screen(BrowserScreen())
+        from .screens.browser import BrowserScreen
+
+        if self.keymap_overrides:
+            self.set_keymap(self.keymap_overrides)
+        if self._initial_theme:
+            if self._initial_theme in self.available_themes:
+                self.theme = self._initial_theme
+            else:
+                self.notify(f"Unknown theme {self._initial_theme!r}; using {self.theme}.",
+                            severity="warning", markup=False)
+        if self._initial_lang in ("en", "zh"):
+            self.lang = self._initial_lang
+        self.push_screen(self.bind_state(BrowserScreen(today=self.today)))
         if self._preloaded is not None:
-            self._install(self._preloaded, SearchIndex(self._preloaded.records))
+            self._install(self._preloaded, SearchIndex(self._preloaded.records), final=True)
         else:
             self._load()
-        self.start_watcher()
+        self.watching = self._want_watch
 
-    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
+    def on_unmount(self) -> None:
+        self.poller.stop()
+
+    def bind_state(self, screen):
+        """``screen`` with every state reactive bound to this app's (call on the app's pump)."""
+        return screen.data_bind(**{name: getattr(ErrKBApp, name) for name in STATE})
+
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False, name="loading the KB")
     def _load(self) -> None:
+        def partial(kb: KB) -> None:
+            self.post_message(KBLoaded(kb, SearchIndex(kb.records), final=False))
+
         kb = load_kb(self.sources, progress=lambda count: self.post_message(LoadProgress(count)),
-                     cache_dir=default_cache_dir())
-        index = SearchIndex(kb.records)
-        self.post_message(KBLoaded(kb, index))
+                     cache_dir=cache_dir(), partial=partial)
+        self.post_message(KBLoaded(kb, SearchIndex(kb.records)))
 
     @on(LoadProgress)
     def _progress(self, message: LoadProgress) -> None:
-        if self.kb is None and self.browser is not None:
-            self.browser.query_one("StatusHeader").records_read = message.count
+        self.records_read = message.count
 
     @on(KBLoaded)
     def _loaded(self, message: KBLoaded) -> None:
-        self._install(message.kb, message.index)
+        if not message.final and self.kb is not None and len(self.kb.records) >= len(message.kb.records):
+            return  # an early part arriving after a larger one
+        self._install(message.kb, message.index, message.final)
 
-    def _install(self, kb: KB, index: SearchIndex) -> None:
+    def _install(self, kb: KB, index: SearchIndex, final: bool) -> None:
         self.index = index
         self._matcher = None
-        self.kb = kb
-        errors = sum(1 for p in kb.problems if p.severity != "info")
+        self.kb = kb  # the watcher re-runs the search, keeping the selection
+        self.loaded = final
+        if not final:
+            return
+        errors = problem_count(kb.problem_counts())
         if errors:
             self.notify(f"{errors} problem(s) while loading the KB; press ! to see them",
                         severity="warning", markup=False)
+        if self.initial_text is not None:
+            text, self.initial_text = self.initial_text, None
+            self.match_text(text, "pipe")
 
     def matcher(self) -> Matcher:
         """The matcher for the loaded KB, built on first use (call from a worker)."""
-        if self._matcher is None and self.kb is not None:
-            self._matcher = Matcher(self.kb.records)
-        return self._matcher or Matcher([])
+        matcher = self._matcher
+        if matcher is None:
+            matcher = Matcher(self.kb.records if self.kb is not None else [])
+            self._matcher = matcher
+        return matcher
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A failed worker becomes a notification, never a crash."""
@@ -121,17 +199,145 @@ class ErrKBApp(WatcherMixin, App[None]):
             self.notify(f"{event.worker.name or 'background task'} failed: {type(error).__name__}: {error}",
                         severity="error", markup=False, timeout=8)
 
+    # -- searching: query + facet + kb -> results -> selection ----------------------------
+
+    def watch_kb(self) -> None:
+        self._search(keep=self.selection.id)
+
+    def watch_search_text(self) -> None:
+        self._search(keep=None)
+
+    def watch_facet(self) -> None:
+        self._search(keep=None)
+
+    @contextmanager
+    def _one_search(self):
+        """Change several inputs of the search; search once, at the end."""
+        self._search_held += 1
+        try:
+            yield
+        finally:
+            self._search_held -= 1
+            if not self._search_held and self._search_wanted:
+                self._search(keep=self._search_keep)
+
+    def _search(self, keep: str | None) -> None:
+        """Search for the current query and facet; select ``keep`` if listed, else the top row."""
+        self._search_keep = keep
+        if self._search_held:
+            self._search_wanted = True
+            return
+        self._search_wanted = False
+        if self.index is None or self.kb is None:
+            return
+        self._search_serial += 1
+        if len(self.index.records) <= INLINE_SEARCH_RECORDS:
+            # A few milliseconds at most: a worker thread's hand-offs would cost more.
+            self._apply(self.index.search(self.search_text, *self.facet), self.facet, self._search_serial, True)
+        else:
+            self._search_worker(self.search_text, self.facet, self._search_serial)
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False, name="search")
+    def _search_worker(self, text: str, facet: Facet, serial: int) -> None:
+        worker = get_current_worker()
+
+        def current() -> bool:
+            return not worker.is_cancelled and serial == self._search_serial
+
+        def head(result: SearchResult) -> None:
+            if current():
+                self.post_message(SearchDone(result, facet, serial, complete=False))
+
+        result = self.index.search(text, *facet, on_partial=head, should_stop=lambda: not current())
+        if current():
+            self.post_message(SearchDone(result, facet, serial))
+
+    @on(SearchDone)
+    def _search_done(self, message: SearchDone) -> None:
+        self._apply(message.result, message.facet, message.serial, message.complete)
+
+    def _apply(self, result: SearchResult, facet: Facet, serial: int, complete: bool) -> None:
+        if serial != self._search_serial or result.query != self.search_text or facet != self.facet or self.kb is None:
+            return  # a newer keystroke or facet is on its way
+        previous = self.results
+        results = Results(self.kb.records, result.indices, result.query, facet, result.fuzzy, complete)
+        keep = self._search_keep
+        if previous.query == results.query and previous.facet == facet and not previous.complete:
+            keep = self.selection.id  # the rest of a result whose head is shown: stay put
+        self.results = results
+        if keep is not None and (results.row_of(keep) is not None or self._outside_list_ok(keep)):
+            if keep != self.selection.id:
+                self.selection = Selection(keep, "reload")
+            return
+        self._search_keep = None
+        self.selection = Selection(results.id_at(0), "filter")
+
+    def _outside_list_ok(self, record_id: str) -> bool:
+        """A record chosen outside the list (a link, a match while typing) stays selected
+        across a reload, as long as the KB still has it."""
+        return self.selection.id == record_id and self.kb is not None and record_id in self.kb.by_id \
+            and self.selection.cause in ("link", "match", "history", "palette")
+
+    @on(QueryChanged)
+    def _query_changed(self, message: QueryChanged) -> None:
+        self.search_text = message.query
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.search_text = event.value
+
+    @on(FacetChosen)
+    def _facet_chosen(self, message: FacetChosen) -> None:
+        self.facet = message.facet
+
+    # -- selecting -----------------------------------------------------------------------
+
+    @on(RecordChosen)
+    def _record_chosen(self, message: RecordChosen) -> None:
+        self.select(message.record_id, message.cause, reveal=message.reveal)
+
+    def select(self, record_id: str | None, cause: Cause = "cursor", *, reveal: bool = False) -> None:
+        """Make ``record_id`` the selected record (every screen shows it).
+
+        With ``reveal``, a record the filter or facet hides is made visible by clearing
+        them, unless the user is typing in the filter (their query is never taken away).
+        """
+        if record_id is not None and (self.kb is None or record_id not in self.kb.by_id):
+            self.notify(f"{record_id} is not in the loaded KB", severity="warning", markup=False)
+            return
+        if record_id is not None:
+            if cause in ("link", "match", "palette"):
+                self.history.visit(record_id)
+            elif cause != "history":
+                self.history.replace(record_id)
+        hidden = record_id is not None and self.results.row_of(record_id) is None
+        if reveal and hidden and not self._typing():
+            self.selection = Selection(record_id, cause)
+            with self._one_search():
+                self.search_text = ""
+                self.facet = ALL
+                self._search_keep = record_id
+            return
+        self.selection = Selection(record_id, cause)
+
+    def _typing(self) -> bool:
+        return isinstance(self.focused, Input) and self.focused.id == "filter"
+
+    @on(HistoryStep)
+    def _history_step(self, message: HistoryStep) -> None:
+        record_id = self.history.back() if message.step < 0 else self.history.forward()
+        if record_id is not None:
+            self.select(record_id, "history", reveal=True)
+
     # -- clipboard -----------------------------------------------------------------------
 
     def copy_to_clipboard(self, text: str) -> None:
         """System clipboard first; where it is unreachable, OSC 52 through the terminal."""
-        self.ignore_own_copy(text)
+        self.poller.ignore(text)
         self._copy(text)
 
-    @work(thread=True, group="copy", exit_on_error=False)
+    @work(thread=True, group="copy", exit_on_error=False, name="copying")
     def _copy(self, text: str) -> None:
-        from .clipboard import ClipboardError
-
         try:
             self.system_clipboard.write(text)
         except ClipboardError as exc:
@@ -141,18 +347,97 @@ class ErrKBApp(WatcherMixin, App[None]):
                 severity="warning", markup=False,
             )
 
+    @on(CopyRequested)
+    def _copy_requested(self, message: CopyRequested) -> None:
+        self.copy_and_tell(message.text, message.what)
+
     def copy_and_tell(self, text: str, what: str) -> None:
         """Copy ``text`` and show a short toast of what was copied."""
         self.copy_to_clipboard(text)
-        preview = " ".join(text.split())
-        if len(preview) > 70:
-            preview = preview[:69] + "…"
+        preview = cell_truncate(" ".join(text.split()), 70)
         self.notify(preview or "(empty)", title=f"Copied {what}", markup=False, timeout=3)
+
+    def watch_watching(self, watching: bool) -> None:
+        if watching:
+            self.poller.start()
+        else:
+            self.poller.stop()
+
+    @on(WatcherStopped)
+    def _watcher_stopped(self, message: WatcherStopped) -> None:
+        self.watching = False
+        self.notify(f"Clipboard watching is off: {message.reason}.", title="No clipboard",
+                    severity="warning", markup=False, timeout=10)
+
+    @on(WatcherFailing)
+    def _watcher_failing(self, message: WatcherFailing) -> None:
+        self.notify(f"Clipboard watcher: {message.reason}; still trying", severity="warning", markup=False)
+
+    @on(ClipboardChanged)
+    def _clipboard_changed(self, message: ClipboardChanged) -> None:
+        self.match_text(message.text, "clipboard")
+
+    # -- matching ------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="match", exit_on_error=False, name="matcher")
+    def match_text(self, text: str, origin: str) -> None:
+        """Rank records for ``text`` in a worker; the result arrives as MatchesFound."""
+        matches = self.matcher().match(text, limit=6)
+        if not get_current_worker().is_cancelled:
+            self.post_message(MatchesFound(matches, origin, text))
+
+    @on(MatchRequested)
+    def _match_requested(self, message: MatchRequested) -> None:
+        self.match_text(message.text, message.origin)
+
+    @on(MatchesFound)
+    def _matches_found(self, message: MatchesFound) -> None:
+        matches = message.matches
+        if not matches or not matches[0].confident:
+            if message.origin != "clipboard":
+                self.notify(f"No record explains the {_ORIGIN_WORDS[message.origin]}.", severity="warning",
+                            markup=False, timeout=8)
+            return
+        close = [m for m in matches if m.confident and matches[0].score - m.score <= CLOSE_SCORE]
+        if len(close) > 1:
+            from .screens.picker import PickerScreen
+
+            def picked(record_id: str | None) -> None:
+                chosen = next((m for m in close if m.id == record_id), None)
+                if chosen is not None:
+                    self._select_match(chosen, message.origin)
+
+            self.push_screen(PickerScreen(close, self.kb), callback=picked)
+            return
+        self._select_match(matches[0], message.origin)
+
+    def _select_match(self, match: Match, origin: str) -> None:
+        already = self.selection.id == match.id
+        self.last_match = MatchContext(match, origin)
+        if already and origin == "clipboard":
+            return  # already in front of the user: no jump, no toast
+        self.select(match.id, "match", reveal=True)
+        line = cell_truncate(match.line, 90)
+        self.notify(line, title=f"Matched {_ORIGIN_WORDS[origin]} → {match.id}", markup=False, timeout=6)
 
     # -- actions -------------------------------------------------------------------------
 
     def action_toggle_lang(self) -> None:
         self.lang = "zh" if self.lang == "en" else "en"
+
+    def action_toggle_watch(self) -> None:
+        self.watching = not self.watching
+        self.notify("Watching the clipboard for errors." if self.watching else "Clipboard watching is off.",
+                    markup=False, timeout=3)
+
+    def action_paste(self) -> None:
+        from .screens.paste import PasteScreen
+
+        def submitted(text: str | None) -> None:
+            if text and text.strip():
+                self.match_text(text, "paste")
+
+        self.push_screen(PasteScreen(), callback=submitted)
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen
@@ -165,6 +450,16 @@ class ErrKBApp(WatcherMixin, App[None]):
         if self.kb is not None:
             self.push_screen(ProblemsScreen(self.kb.problems))
 
+    def action_open_detail(self) -> None:
+        """Show the selected record over the whole terminal (narrow terminals)."""
+        from .screens.detail import DetailScreen
+
+        if self.selection.id is not None and not isinstance(self.screen, DetailScreen):
+            self.push_screen(self.bind_state(DetailScreen(today=self.today)))
+
+
+_ORIGIN_WORDS = {"clipboard": "copied error", "paste": "pasted text", "pipe": "piped text", "start": "copied error"}
+
 
 def make_app(sources: Sequence[Source], **options) -> ErrKBApp:
     """Build the app from parsed inputs; the CLI and the tests share this wiring."""
@@ -173,8 +468,8 @@ def make_app(sources: Sequence[Source], **options) -> ErrKBApp:
 
 def run_app(sources: Sequence[Source], **options) -> int:
     """Run the browser; returns the exit code."""
-    make_app(sources, **options).run()
-    return 0
+    result = make_app(sources, **options).run()
+    return result if isinstance(result, int) else 0
 
 
 __all__ = ["ErrKBApp", "make_app", "run_app"]

@@ -25,6 +25,11 @@ class ClipboardError(Exception):
     """The clipboard could not be read or written; the message says why, for users."""
 
 
+class NoClipboardTool(ClipboardError):
+    """There is no clipboard to reach at all (no xclip/xsel/wl-clipboard, no display):
+    retrying will not help, unlike a hung or failing read."""
+
+
 class Backend(Protocol):
     """Something that reads and writes the system clipboard."""
 
@@ -46,7 +51,7 @@ class PyperclipBackend:
         try:
             return pyperclip.paste()
         except pyperclip.PyperclipException as exc:
-            raise ClipboardError(f"no clipboard tool found: {INSTALL_HINT}") from exc
+            raise NoClipboardTool(f"no clipboard tool found: {INSTALL_HINT}") from exc
 
     def write(self, text: str) -> None:
         import pyperclip
@@ -54,7 +59,7 @@ class PyperclipBackend:
         try:
             pyperclip.copy(text)
         except pyperclip.PyperclipException as exc:
-            raise ClipboardError(f"no clipboard tool found: {INSTALL_HINT}") from exc
+            raise NoClipboardTool(f"no clipboard tool found: {INSTALL_HINT}") from exc
 
 
 class MemoryBackend:
@@ -121,6 +126,7 @@ class Poll:
 
     text: str | None = None  # new text to match (already capped), or None
     error: str | None = None  # why the clipboard could not be read
+    unavailable: bool = False  # there is no clipboard at all: stop polling
 
 
 class ClipboardWatcher:
@@ -143,21 +149,12 @@ class ClipboardWatcher:
             if len(self._ignored) > 64:
                 self._ignored = {digest(text)}
 
-    def prime(self) -> None:
-        """Remember what is on the clipboard now, so only later copies count."""
-        try:
-            content = self.clipboard.read()
-        except ClipboardError:
-            return
-        if isinstance(content, str):
-            self._last = digest(content[-MAX_CLIPBOARD_CHARS:])
-
     def poll(self) -> Poll:
         """Read the clipboard once."""
         try:
             content = self.clipboard.read()
         except ClipboardError as exc:
-            return Poll(error=str(exc))
+            return Poll(error=str(exc), unavailable=isinstance(exc, NoClipboardTool))
         if not isinstance(content, str) or not content.strip():
             return Poll()
         text = content[-MAX_CLIPBOARD_CHARS:]

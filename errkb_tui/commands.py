@@ -7,6 +7,7 @@ from functools import partial
 from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from .messages import FacetChosen, RecordChosen
 from .search import highlight_spans
 from .text import cell_truncate, plain
 
@@ -41,9 +42,8 @@ class ErrKBCommands(Provider):
         kb = self.app.kb
         if kb is None:
             return []
-        browser = self.app.browser
         return [
-            (f"Domain: {domain}", partial(browser.query_one("FacetTree").select_facet, (domain, None)),
+            (f"Domain: {domain}", partial(self.app.post_message, FacetChosen((domain, None))),
              f"{kb.domain_counts[domain]} records")
             for domain in kb.domains
         ]
@@ -68,7 +68,7 @@ class ErrKBCommands(Provider):
             yield Hit(
                 score,
                 _display("Go to record: ", record.signature, query),
-                partial(self.app.browser.show_record, record.id),
+                partial(self.app.post_message, RecordChosen(record.id, "palette", reveal=True)),
                 text=f"Go to record {record.id}",
                 help=plain(record.id),
             )

@@ -1,4 +1,9 @@
-"""Messages shared across widgets and screens."""
+"""Messages that carry events up to the App, which owns the state (see DESIGN.md).
+
+Widgets and screens never change the state themselves: they post one of these and the
+App decides. Messages sent many times a second override ``can_replace`` so that only the
+newest waits in the queue.
+"""
 
 from __future__ import annotations
 
@@ -8,20 +13,22 @@ from textual.message import Message
 
 from .kb import KB
 from .match import Match
-from .search import SearchIndex
+from .search import SearchIndex, SearchResult
+from .state import Cause, Facet
 
 
 @dataclass
 class KBLoaded(Message):
-    """The KB finished loading (in a worker)."""
+    """The KB (or, with ``final`` False, the part read so far) is ready to browse."""
 
     kb: KB
     index: SearchIndex
+    final: bool = True
 
 
 @dataclass
 class LoadProgress(Message):
-    """How many records the loader has read so far (only the newest waits in the queue)."""
+    """How many records the loader has read so far."""
 
     count: int
 
@@ -30,8 +37,18 @@ class LoadProgress(Message):
 
 
 @dataclass
+class SearchDone(Message):
+    """A search finished in a worker (or its head is ready); dropped if no longer current."""
+
+    result: SearchResult
+    facet: Facet
+    serial: int
+    complete: bool = True
+
+
+@dataclass
 class ClipboardChanged(Message):
-    """New text on the clipboard (only the newest waits in the queue)."""
+    """New text on the clipboard."""
 
     text: str
 
@@ -40,16 +57,86 @@ class ClipboardChanged(Message):
 
 
 @dataclass
-class MatchesFound(Message):
-    """The matcher ranked records for copied or pasted text."""
+class WatcherStopped(Message):
+    """The clipboard cannot be reached at all; the watcher has stopped."""
 
-    matches: list[Match]
-    origin: str  # "clipboard" or "paste"
+    reason: str
 
 
 @dataclass
-class ShowRecord(Message):
-    """Select and show a record, adjusting the filter and facet so it is visible."""
+class WatcherFailing(Message):
+    """Clipboard reads keep failing; the watcher keeps trying."""
 
-    record_id: str
-    reason: str = ""
+    reason: str
+
+
+@dataclass
+class MatchRequested(Message):
+    """Match ``text`` (pasted into the app) against the KB."""
+
+    text: str
+    origin: str = "paste"
+
+
+@dataclass
+class MatchesFound(Message):
+    """The matcher ranked records for copied, pasted or piped text."""
+
+    matches: list[Match]
+    origin: str  # "clipboard", "paste", "pipe"
+    text: str = ""
+
+
+@dataclass
+class RecordChosen(Message):
+    """The user chose a record: select it everywhere.
+
+    ``cause`` is how (see :class:`~errkb_tui.state.Selection`). With ``reveal``, the filter
+    and facet are cleared if they hide it, so the list can show it too.
+    """
+
+    record_id: str | None
+    cause: Cause = "cursor"
+    reveal: bool = False
+
+    def can_replace(self, message: Message) -> bool:
+        # A held arrow key: only the newest cursor move matters.
+        return isinstance(message, RecordChosen) and message.cause == self.cause == "cursor"
+
+
+@dataclass
+class FacetChosen(Message):
+    """The user chose a domain/category (``(None, None)``: every record)."""
+
+    facet: Facet
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, FacetChosen)
+
+
+@dataclass
+class QueryChanged(Message):
+    """The filter text changed."""
+
+    query: str
+
+
+@dataclass
+class HistoryStep(Message):
+    """Back (-1) or forward (+1) through followed records."""
+
+    step: int
+
+
+@dataclass
+class CopyRequested(Message):
+    """Put ``text`` on the clipboard; ``what`` names it in the toast."""
+
+    text: str
+    what: str
+
+
+__all__ = [
+    "ClipboardChanged", "CopyRequested", "FacetChosen", "HistoryStep", "KBLoaded", "LoadProgress",
+    "MatchRequested", "MatchesFound", "QueryChanged", "RecordChosen", "SearchDone", "WatcherFailing", "WatcherStopped",
+]

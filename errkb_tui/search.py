@@ -13,7 +13,6 @@ results, and full scoring runs only when the candidate set is small.
 
 from __future__ import annotations
 
-import gc
 import re
 from collections.abc import Callable, Sequence
 from sys import intern
@@ -92,35 +91,34 @@ class SearchResult:
 
 
 class SearchIndex:
-    """Precomputed search strings for a list of records; :meth:`search` is thread-safe."""
+    """Precomputed search strings for a list of records.
+
+    :meth:`search` may run in several threads at once (the app's search worker and the
+    command palette): the only shared state it writes is ``_last`` (a tuple replaced whole,
+    read once per call) and the lazily built fuzzy choices (built the same by any thread),
+    so a race can cost a repeated computation, never a wrong result."""
 
     def __init__(self, records: Sequence[Record]) -> None:
         self.records = list(records)
-        gc_was_enabled = gc.isenabled()
-        gc.disable()  # hundreds of thousands of new strings, no cycles: collections only rescan
-        try:
-            records = self.records
-            self.signatures = [r.signature.lower() for r in records]
-            # What every term is looked for in, and what terms of MIN_ROOT_TERM+ also search.
-            self.short = [
-                f"{r.signature}\n{r.id}\n{' '.join(r.aliases)} {' '.join(r.tags)}".lower() for r in records
-            ]
-            self.full = [f"{h}\n{r.root_cause.lower()}" for h, r in zip(self.short, records)]
-            # Few distinct values: one shared lowercase string each, not one per record.
-            lowered: dict[str, str] = {}
+        records = self.records
+        self.signatures = [r.signature.lower() for r in records]
+        # What every term is looked for in, and what terms of MIN_ROOT_TERM+ also search.
+        self.short = [
+            f"{r.signature}\n{r.id}\n{' '.join(r.aliases)} {' '.join(r.tags)}".lower() for r in records
+        ]
+        self.full = [f"{h}\n{r.root_cause.lower()}" for h, r in zip(self.short, records)]
+        # Few distinct values: one shared lowercase string each, not one per record.
+        lowered: dict[str, str] = {}
 
-            def low(value: str) -> str:
-                found = lowered.get(value)
-                if found is None:
-                    found = lowered[value] = intern(value.lower())
-                return found
+        def low(value: str) -> str:
+            found = lowered.get(value)
+            if found is None:
+                found = lowered[value] = intern(value.lower())
+            return found
 
-            self.domains = [low(r.domain) for r in records]
-            self.categories = [low(r.category) for r in records]
-            self.tags = [tuple(dict.fromkeys(map(low, r.tags))) if r.tags else () for r in records]
-        finally:
-            if gc_was_enabled:
-                gc.enable()
+        self.domains = [low(r.domain) for r in records]
+        self.categories = [low(r.category) for r in records]
+        self.tags = [tuple(dict.fromkeys(map(low, r.tags))) if r.tags else () for r in records]
         self._fuzzy_choices: list[str] | None = None
         self._last: tuple[Query, tuple, SearchResult] | None = None
 

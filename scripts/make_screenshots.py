@@ -33,29 +33,29 @@ async def settle(pilot) -> None:
 
 async def show_seed(pilot) -> None:
     await settle(pilot)
-    pilot.app.browser.show_record(SEED)
+    pilot.app.select(SEED, "palette", reveal=True)
     await settle(pilot)
 
 
 async def filtering(pilot) -> None:
     await settle(pilot)
     await pilot.press("slash", *"ddp mismatch")
-    pilot.app.browser.query_one("#filter", Input).cursor_blink = False
+    pilot.app.screen.query_one("#filter", Input).cursor_blink = False
     await settle(pilot)
 
 
 async def dead_ends(pilot) -> None:
     await settle(pilot)
-    pilot.app.browser.show_record("pip/externally-managed-environment")
+    pilot.app.select("pip/externally-managed-environment", "palette", reveal=True)
     await settle(pilot)
-    pane = pilot.app.browser.query_one(DetailPane)
+    pane = pilot.app.screen.query_one(DetailPane)
     pane.scroll_to_widget(pane.query_one(".d-dead-ends"), animate=False, top=True)
     await settle(pilot)
 
 
 async def chinese(pilot) -> None:
     await settle(pilot)
-    pilot.app.browser.show_record("pytorch/cuda-out-of-memory")
+    pilot.app.select("pytorch/cuda-out-of-memory", "palette", reveal=True)
     await settle(pilot)
     await pilot.press("z")
     await settle(pilot)

@@ -1,4 +1,4 @@
-"""The help screen: every key, grouped by where it works."""
+"""The help screen: every key, grouped by where it works, read from the live bindings."""
 
 from __future__ import annotations
 
@@ -10,45 +10,14 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-KEYS: list[tuple[str, list[tuple[str, str]]]] = [
-    ("Anywhere", [
-        ("?", "this help"),
-        ("ctrl+p", "command palette: go to record, domains, language, clipboard watch, themes"),
-        ("Tab / shift+Tab", "next / previous pane"),
-        ("z", "switch the detail between English and 中文"),
-        ("w", "turn the clipboard watcher on or off"),
-        ("p", "paste an error to match (where the clipboard is out of reach)"),
-        ("!", "list the KB's load problems"),
-        ("ctrl+q", "quit"),
-    ]),
-    ("Record list", [
-        ("/", "focus the filter (words, domain:, category:, tag:)"),
-        ("Escape", "clear the filter, then leave it"),
-        ("↑ ↓  j k", "move"),
-        ("PgUp PgDn  Home End", "move by a page, to the first or last"),
-        ("[ ]", "previous / next domain"),
-        ("{ }", "previous / next category"),
-        ("Enter", "open the record's detail"),
-    ]),
-    ("Detail", [
-        ("1 … 9", "copy workaround N's command"),
-        ("c", "copy the selected workaround (Tab to a workaround to select it)"),
-        ("y / Y", "copy the signature / the id"),
-        ("Enter on a related error", "open it"),
-        ("Backspace  alt+←", "back"),
-        ("alt+→", "forward"),
-        ("o", "open the official documentation"),
-        ("Escape", "back to the list (narrow terminals)"),
-    ]),
-]
+from ..keys import key_groups
 
-
-def help_table() -> Table:
+def help_table(groups: list[tuple[str, list[tuple[str, str]]]]) -> Table:
     """The keys as a table (built from plain text, no markup)."""
     table = Table(box=None, show_header=False, padding=(0, 2, 0, 0), expand=True)
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
-    for group, keys in KEYS:
+    for group, keys in groups:
         table.add_row(Text(group, style="bold underline"), "")
         for key, what in keys:
             table.add_row(Text(key), Text(what))
@@ -64,6 +33,6 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
             yield Static(Text("errkb-tui keys", style="bold"), id="help-title")
-            yield Static(help_table())
+            yield Static(help_table(key_groups(self.app.BINDINGS, self.app.COMMAND_PALETTE_BINDING, self.app.keymap_overrides)))
             yield Static(Text("Copy a traceback anywhere while errkb-tui is open: the record that "
                               "explains it is selected.", style="italic"))

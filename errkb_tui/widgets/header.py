@@ -2,65 +2,80 @@
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..kb import KB
+from ..state import EMPTY, Results, problem_count
 
 
 class StatusHeader(Widget):
-    """One line of state; everything in it comes from reactives set by the screen."""
+    """One line of state; everything in it is bound from the screen's reactives."""
 
+    COMPONENT_CLASSES = {"status-header--title", "status-header--good", "status-header--caution",
+                         "status-header--muted"}
     DEFAULT_CSS = """
-    StatusHeader { height: 1; background: $panel; color: $foreground; }
+    StatusHeader {
+        height: 1; background: $panel; color: $foreground;
+        & > .status-header--title { text-style: bold reverse; }
+        & > .status-header--good { color: $success; text-style: bold; }
+        & > .status-header--caution { color: $warning; text-style: bold; }
+        & > .status-header--muted { color: $foreground-muted; }
+    }
     """
 
     kb: reactive[KB | None] = reactive(None)
     """The loaded KB; None while loading."""
-    shown: reactive[int] = reactive(0)
-    """How many records the list shows."""
-    fuzzy: reactive[bool] = reactive(False)
-    """Whether the list holds typo-tolerant (fuzzy) results."""
+    loaded: reactive[bool] = reactive(False)
+    """Whether the whole KB is loaded (not only its first records)."""
+    results: reactive[Results] = reactive(EMPTY)
+    """What the list shows."""
     records_read: reactive[int] = reactive(0)
     """Records read so far while the KB loads."""
     watching: reactive[bool] = reactive(False)
     """Whether the clipboard watcher is on."""
 
+    def _style(self, name: str) -> Style:
+        style = self.get_component_rich_style(f"status-header--{name}")
+        return Style(color=style.color, bold=style.bold, reverse=style.reverse)
+
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(" errkb-tui ", style="bold reverse")
+        text.append(" errkb-tui ", style=self._style("title"))
         kb = self.kb
         if kb is None:
             text.append("  loading the knowledge base…", style="italic")
             if self.records_read:
                 text.append(f" {self.records_read:,} records read", style="italic")
             return text
-        problems = sum(1 for p in kb.problems if p.severity != "info")
-        if self.size.width and self.size.width < 100:  # narrow: the same facts, shorter
-            text.append(f"  {self.shown:,}/{len(kb.records):,} records", style="bold")
-            if self.fuzzy:
+        narrow = bool(self.size.width) and self.size.width < 100  # the same facts, shorter
+        problems = problem_count(kb.problem_counts())
+        shown = len(self.results)
+        if narrow:
+            text.append(f"  {shown:,}/{len(kb.records):,} records", style="bold")
+            if self.results.fuzzy:
                 text.append(" ~", style="italic")
-            if problems:
-                text.append(f"  ⚠ {problems} (!)", style="bold yellow")
-            text.append("  ● watch" if self.watching else "  ○ no watch",
-                        style="bold green" if self.watching else "dim")
-            return text
-        extra = sum(1 for s in kb.sources if s.label != "bundled")
-        text.append(f"  {'bundled KB' if any(s.label == 'bundled' for s in kb.sources) else 'KB'}")
-        if extra:
-            text.append(f" + {extra} source{'s' if extra > 1 else ''}")
-        text.append(f"  │  {self.shown:,} of {len(kb.records):,} records", style="bold")
-        if self.fuzzy:
-            text.append(" (closest matches)", style="italic")
-        text.append("  │  ")
+        else:
+            extra = sum(1 for s in kb.sources if s.label != "bundled")
+            text.append(f"  {'bundled KB' if any(s.label == 'bundled' for s in kb.sources) else 'KB'}")
+            if extra:
+                text.append(f" + {extra} source{'s' if extra > 1 else ''}")
+            text.append(f"  │  {shown:,} of {len(kb.records):,} records", style="bold")
+            if self.results.fuzzy:
+                text.append(" (closest matches)", style="italic")
+        if not self.loaded:
+            text.append(f"  loading… {max(self.records_read, len(kb.records)):,} read", style="italic")
+        text.append("  " if narrow else "  │  ")
         if problems:
-            text.append(f"⚠ {problems} problem{'s' if problems > 1 else ''} (!)", style="bold yellow")
-        else:
-            text.append("no load problems", style="green")
-        text.append("  │  ")
+            label = f"⚠ {problems} (!)" if narrow else f"⚠ {problems} problem{'s' if problems > 1 else ''} (!)"
+            text.append(label, style=self._style("caution"))
+        elif not narrow:
+            text.append("no load problems", style=self._style("good"))
+        text.append("  " if narrow else "  │  ")
         if self.watching:
-            text.append("● watching clipboard (w)", style="bold green")
+            text.append("● watch" if narrow else "● watching clipboard (w)", style=self._style("good"))
         else:
-            text.append("○ clipboard watch off (w)", style="dim")
+            text.append("○ no watch" if narrow else "○ clipboard watch off (w)", style=self._style("muted"))
         return text

@@ -12,7 +12,7 @@ repaints only the list.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import deque
 from dataclasses import dataclass
 
 from rich.segment import Segment
@@ -24,7 +24,9 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ..model import Record
+from ..messages import RecordChosen
+from ..model import RecordSummary
+from ..state import EMPTY, Results, Selection
 from ..search import highlight_spans
 from ..text import cell_truncate, plain
 
@@ -35,12 +37,12 @@ class RecordList(Widget, can_focus=True):
     """The filtered records, two lines each, with a cursor."""
 
     BINDINGS = [
-        Binding("up,k", "cursor_up", "Up", show=False, id="list.up"),
-        Binding("down,j", "cursor_down", "Down", show=False, id="list.down"),
-        Binding("pageup", "page_up", "Page up", show=False, id="list.page_up"),
-        Binding("pagedown", "page_down", "Page down", show=False, id="list.page_down"),
-        Binding("home,g", "first", "First", show=False, id="list.first"),
-        Binding("end,G", "last", "Last", show=False, id="list.last"),
+        Binding("up,k", "cursor_up", "Up", show=False, tooltip="Move up", id="list.up"),
+        Binding("down,j", "cursor_down", "Down", show=False, tooltip="Move down", id="list.down"),
+        Binding("pageup", "page_up", "Page up", show=False, tooltip="Move a page up", id="list.page_up"),
+        Binding("pagedown", "page_down", "Page down", show=False, tooltip="Move a page down", id="list.page_down"),
+        Binding("home,g", "first", "First", show=False, tooltip="To the first record", id="list.first"),
+        Binding("end,G", "last", "Last", show=False, tooltip="To the last record", id="list.last"),
         Binding("enter", "select", "Open", tooltip="Open the record's detail", id="list.open"),
     ]
 
@@ -73,99 +75,91 @@ class RecordList(Widget, can_focus=True):
     }
     """
 
-    cursor: reactive[int] = reactive(0, always_update=True, init=False)
-    """Index of the highlighted row in the current order."""
-
-    @dataclass
-    class Highlighted(Message):
-        """The cursor moved to another record (only the newest waits in the queue)."""
-
-        record_list: RecordList
-        record_id: str | None
-        by_filter: bool = False  # the rows changed under the cursor (typing), not a move
-
-        def can_replace(self, message: Message) -> bool:
-            return isinstance(message, RecordList.Highlighted)
+    results: reactive[Results] = reactive(EMPTY, init=False)
+    """The rows: the App's current results."""
+    selection: reactive[Selection] = reactive(Selection(), init=False)
+    """The App's selected record; the cursor sits on its row (no cursor if it is not listed)."""
 
     @dataclass
     class Selected(Message):
-        """Enter (or a click) on a record."""
+        """Enter (or a double click) on the selected record."""
 
         record_list: RecordList
         record_id: str
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self._records: Sequence[Record] = ()
-        self._order: Sequence[int] = ()
-        self._query = ""
+        self.cursor: int | None = None  # row of the selected record, None if not listed
         self._cache: dict[tuple, Strip] = {}
-        self._by_filter = False
         self._top = 0  # first row on screen
+        # Ids this list asked for that the App has not echoed back yet, oldest first: while
+        # a key is held, an older echo must not pull the cursor back.
+        self._asked: deque[str] = deque(maxlen=64)
 
     # -- data ----------------------------------------------------------------------------
 
-    def set_rows(self, records: Sequence[Record], order: Sequence[int], query: str,
-                 keep_id: str | None = None) -> None:
-        """Show ``records[i]`` for ``i`` in ``order``; keep the cursor on ``keep_id`` if shown."""
-        self._records = records
-        self._order = order
-        self._query = query
+    def watch_results(self, old: Results, new: Results) -> None:
         self._cache.clear()
-        self._top = 0
-        position = 0
-        if keep_id is not None:
-            position = self.position_of(keep_id)
-            position = 0 if position is None else position
-        self._by_filter = True
-        try:
-            self.cursor = position
-        finally:
-            self._by_filter = False
+        if old.query != new.query or old.facet != new.facet:
+            self._top = 0
+        self._asked.clear()
+        self._place_cursor()
+
+    def watch_selection(self, selection: Selection) -> None:
+        if selection.id in self._asked:
+            while self._asked and self._asked.popleft() != selection.id:
+                pass
+            if self._asked:
+                return  # a newer move is on its way; the cursor is already there
+        else:
+            self._asked.clear()
+        self._place_cursor()
+
+    def _place_cursor(self) -> None:
+        row = self.results.row_of(self.selection.id)
+        self._move_to(row)
+
+    def _move_to(self, row: int | None) -> None:
+        old, self.cursor = self.cursor, row
+        self._cache.clear()
+        if row is not None:
+            visible = self._visible_rows()
+            if not self._top <= row < self._top + visible:
+                if old is None or abs(row - old) >= visible:  # a jump: mid-screen, with context
+                    self._top = max(0, min(row - visible // 2, len(self.results) - visible))
+                elif row < self._top:
+                    self._top = row
+                else:
+                    self._top = row - visible + 1
+        self._top = max(0, min(self._top, max(0, len(self.results) - self._visible_rows())))
         self.refresh()
-
-    def position_of(self, record_id: str) -> int | None:
-        """Row of ``record_id`` in the current order, or None."""
-        for row, index in enumerate(self._order):
-            if self._records[index].id == record_id:
-                return row
-        return None
-
-    @property
-    def filter_text(self) -> str:
-        """The filter text the rows were found for."""
-        return self._query
 
     @property
     def row_count(self) -> int:
         """How many records are listed."""
-        return len(self._order)
+        return len(self.results)
 
     @property
-    def current(self) -> Record | None:
+    def current(self) -> RecordSummary | None:
         """The record under the cursor."""
-        if 0 <= self.cursor < len(self._order):
-            return self._records[self._order[self.cursor]]
-        return None
+        if self.cursor is None:
+            return None
+        record_id = self.results.id_at(self.cursor)
+        return None if record_id is None else self.results.records[self.results.indices[self.cursor]]
 
     # -- cursor --------------------------------------------------------------------------
 
-    def validate_cursor(self, value: int) -> int:
-        return max(0, min(value, len(self._order) - 1)) if self._order else 0
-
-    def watch_cursor(self, old: int, new: int) -> None:
-        self._cache.clear()
-        visible = self._visible_rows()
-        if not self._top <= new < self._top + visible:
-            if abs(new - old) >= visible:  # a jump: put the row mid-screen, with context
-                self._top = max(0, min(new - visible // 2, len(self._order) - visible))
-            elif new < self._top:
-                self._top = new
-            else:
-                self._top = new - visible + 1
-        self.refresh()
-        current = self.current
-        self.post_message(self.Highlighted(self, current.id if current else None, self._by_filter))
+    def move(self, row: int) -> None:
+        """Put the cursor on ``row`` (clamped) and ask the App to select its record."""
+        if not len(self.results):
+            return
+        row = max(0, min(row, len(self.results) - 1))
+        record_id = self.results.id_at(row)
+        if row == self.cursor and record_id == self.selection.id:
+            return
+        self._move_to(row)
+        self._asked.append(record_id)
+        self.post_message(RecordChosen(record_id, "cursor"))
 
     def _visible_rows(self) -> int:
         return max(1, self.size.height // ROW_HEIGHT)
@@ -175,7 +169,7 @@ class RecordList(Widget, can_focus=True):
 
     def scroll_rows(self, rows: int) -> None:
         """Scroll the view by ``rows`` records without moving the cursor."""
-        top = max(0, min(self._top + rows, len(self._order) - self._visible_rows()))
+        top = max(0, min(self._top + rows, len(self.results) - self._visible_rows()))
         if top != self._top:
             self._top = top
             self._cache.clear()
@@ -189,23 +183,29 @@ class RecordList(Widget, can_focus=True):
         event.stop()
         self.scroll_rows(-3)
 
+    def _step(self, rows: int) -> None:
+        if self.cursor is None:  # the selection is not listed: start at the top
+            self.move(0)
+        else:
+            self.move(self.cursor + rows)
+
     def action_cursor_up(self) -> None:
-        self.cursor -= 1
+        self._step(-1)
 
     def action_cursor_down(self) -> None:
-        self.cursor += 1
+        self._step(1)
 
     def action_page_up(self) -> None:
-        self.cursor -= self._page()
+        self._step(-self._page())
 
     def action_page_down(self) -> None:
-        self.cursor += self._page()
+        self._step(self._page())
 
     def action_first(self) -> None:
-        self.cursor = 0
+        self.move(0)
 
     def action_last(self) -> None:
-        self.cursor = len(self._order) - 1
+        self.move(len(self.results) - 1)
 
     def action_select(self) -> None:
         current = self.current
@@ -214,10 +214,10 @@ class RecordList(Widget, can_focus=True):
 
     def _on_click(self, event: events.Click) -> None:
         row = self._top + event.y // ROW_HEIGHT
-        if 0 <= row < len(self._order):
+        if 0 <= row < len(self.results):
             if row == self.cursor and event.chain >= 2:
                 self.action_select()
-            self.cursor = row
+            self.move(row)
 
     def on_focus(self) -> None:
         self._cache.clear()
@@ -229,9 +229,10 @@ class RecordList(Widget, can_focus=True):
 
     def on_resize(self) -> None:
         self._cache.clear()
-        self._top = max(0, min(self._top, self.cursor))
-        if self.cursor >= self._top + self._visible_rows():
-            self._top = self.cursor - self._visible_rows() + 1
+        if self.cursor is not None:
+            self._top = max(0, min(self._top, self.cursor))
+            if self.cursor >= self._top + self._visible_rows():
+                self._top = self.cursor - self._visible_rows() + 1
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -241,18 +242,19 @@ class RecordList(Widget, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        bar = 1 if len(self._order) > self._visible_rows() else 0
+        results = self.results
+        bar = 1 if len(results) > self._visible_rows() else 0
         inner = width - bar
         row, part = divmod(y, ROW_HEIGHT)
         row += self._top
-        if row >= len(self._order):
+        if row >= len(results):
             strip = Strip.blank(inner, self.rich_style)
         else:
             selected = row == self.cursor
             key = (row, part, inner, selected, self.has_focus)
             strip = self._cache.get(key)
             if strip is None:
-                record = self._records[self._order[row]]
+                record = results.records[results.indices[row]]
                 strip = self._render_row(record, part, inner, selected)
                 if len(self._cache) > 400:
                     self._cache.clear()
@@ -264,14 +266,14 @@ class RecordList(Widget, can_focus=True):
     def _scrollbar_cell(self, y: int) -> Segment:
         """One cell of the scrollbar: the thumb shows which part of the rows is on screen."""
         height = self.size.height
-        total = len(self._order)
+        total = len(self.results)
         visible = self._visible_rows()
         thumb = max(1, round(height * visible / total))
         start = round((height - thumb) * self._top / max(1, total - visible))
         name = "record-list--scrollbar-thumb" if start <= y < start + thumb else "record-list--scrollbar"
         return Segment("▐", self.rich_style + self.get_component_rich_style(name))
 
-    def _render_row(self, record: Record, part: int, width: int, selected: bool) -> Strip:
+    def _render_row(self, record: RecordSummary, part: int, width: int, selected: bool) -> Strip:
         base = self.rich_style
         if selected:
             name = "record-list--cursor" if self.has_focus else "record-list--cursor-blurred"
@@ -282,7 +284,7 @@ class RecordList(Widget, can_focus=True):
             signature = plain(record.signature)
             style = base + self.get_component_rich_style("record-list--signature")
             match_style = style + self.get_component_rich_style("record-list--match")
-            segments = [marker, *_highlighted(signature, highlight_spans(signature, self._query), style, match_style, inner)]
+            segments = [marker, *_highlighted(signature, highlight_spans(signature, self.results.query), style, match_style, inner)]
         else:
             rate = record.fix_success_rate
             rate_class = "record-list--rate-good" if rate >= 0.75 else "record-list--rate-mid" if rate >= 0.5 else "record-list--rate-bad"

@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
 from ..model import VersionEntry
 from ..text import cell_truncate, plain
 
-STATUS_STYLE = {
-    "active": "bold red3",
-    "deprecated": "bold yellow3",
-    "removed": "bold magenta",
-    "fixed": "bold green3",
-    "changed": "bold dodger_blue2",
-    "unaffected": "green4",
-    "unknown": "grey50",
-}
+#: Each status has a component class of :class:`VersionTimeline`, coloured by the theme.
+STATUSES = ("active", "deprecated", "removed", "fixed", "changed", "unaffected", "unknown")
 STATUS_WORD = {
     "active": "error occurs",
     "deprecated": "deprecated",
@@ -35,11 +29,15 @@ MARKERS = (
 )
 
 
-def timeline_text(versions: list[VersionEntry], width: int) -> Text:
-    """Versions in order on a track that wraps to ``width``, then the notes, then a legend."""
+def timeline_text(versions: list[VersionEntry], width: int, styles: dict[str, Style] | None = None) -> Text:
+    """Versions in order on a track that wraps to ``width``, then the notes, then a legend.
+
+    ``styles`` maps each status (and ``muted``) to a style; none given: no colour."""
+    styles = styles or {}
+    muted = styles.get("muted", Style())
     text = Text()
     if not versions:
-        text.append("No version information.", style="italic grey50")
+        text.append("No version information.", style=muted + Style(italic=True))
         return text
     width = max(width, 12)
     cells = []
@@ -59,7 +57,7 @@ def timeline_text(versions: list[VersionEntry], width: int) -> Text:
         if number:
             text.append("\n")
         for version, _, _, size in row:
-            style = STATUS_STYLE.get(version.status, "grey50")
+            style = styles.get(version.status, muted)
             text.append("●" + "━" * (size - 1), style=style)
         text.append("\n")
         for _, label, _, size in row:
@@ -83,16 +81,27 @@ def timeline_text(versions: list[VersionEntry], width: int) -> Text:
             present.append(version.status)
     text.append("\n")
     for status in present:
-        text.append("● ", style=STATUS_STYLE.get(status, "grey50"))
-        text.append(f"{STATUS_WORD.get(status, plain(status))}   ", style="grey62")
+        text.append("● ", style=styles.get(status, muted))
+        text.append(f"{STATUS_WORD.get(status, plain(status))}   ", style=muted)
     return text
 
 
 class VersionTimeline(Widget):
     """Renders :func:`timeline_text` at the widget's current width."""
 
+    COMPONENT_CLASSES = {f"timeline--{status}" for status in STATUSES} | {"timeline--muted"}
     DEFAULT_CSS = """
-    VersionTimeline { height: auto; }
+    VersionTimeline {
+        height: auto;
+        & > .timeline--active { color: $error; text-style: bold; }
+        & > .timeline--deprecated { color: $warning; text-style: bold; }
+        & > .timeline--removed { color: $secondary; text-style: bold; }
+        & > .timeline--fixed { color: $success; text-style: bold; }
+        & > .timeline--changed { color: $accent; text-style: bold; }
+        & > .timeline--unaffected { color: $success 70%; }
+        & > .timeline--unknown { color: $foreground-muted; }
+        & > .timeline--muted { color: $foreground-muted; }
+    }
     """
 
     def __init__(self, **kwargs) -> None:
@@ -110,4 +119,8 @@ class VersionTimeline(Widget):
         return super().get_content_height(container, viewport, width)
 
     def render(self) -> Text:
-        return timeline_text(self._versions, self._layout_width or self.content_region.width or 80)
+        styles = {}
+        for name in (*STATUSES, "muted"):
+            style = self.get_component_rich_style(f"timeline--{name}")
+            styles[name] = Style(color=style.color, bold=style.bold)
+        return timeline_text(self._versions, self._layout_width or self.content_region.width or 80, styles)

@@ -98,10 +98,10 @@ async def test_app_starts_shows_the_problems_and_stays_usable(tmp_path, name):
         assert app.kb.get("acme/good") is not None
         errors = [p for p in app.kb.problems if p.severity == "error"]
         assert errors
-        assert "problem" in str(app.browser.query_one(StatusHeader).render())
+        assert "problem" in str(app.screen.query_one(StatusHeader).render())
         await pilot.press("slash", *"acme good")
         await settle(pilot, app)
-        assert app.browser.query_one("RecordList").current.id == "acme/good"
+        assert app.screen.query_one("RecordList").current.id == "acme/good"
         await pilot.press("escape", "escape")  # clear the filter, leave it
         await settle(pilot, app)
         await pilot.press("exclamation_mark")
@@ -117,16 +117,16 @@ async def test_following_links_round_a_cycle_terminates(tmp_path):
     app = build_app(folder)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
-        app.browser.show_record("acme/ping")
+        app.select("acme/ping", "palette", reveal=True)
         await settle(pilot, app)
         for _ in range(6):  # ping -> pong -> ping -> ...
-            link = app.browser.query_one(".related")
+            link = app.screen.query_one(".related")
             link.focus()
             await pilot.pause()
             await pilot.press("enter")
             await settle(pilot, app)
-        assert app.browser.shown_record.id == "acme/ping"
+        assert app.screen.shown_record().id == "acme/ping"
         for _ in range(6):
             await pilot.press("backspace")
         await settle(pilot, app)
-        assert app.browser.shown_record.id == "acme/ping"
+        assert app.screen.shown_record().id == "acme/ping"

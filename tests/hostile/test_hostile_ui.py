@@ -38,7 +38,7 @@ async def test_odd_text_keeps_every_row_the_width_of_the_list(tmp_path, size):
     app = build_app(odd_kb(tmp_path))
     async with app.run_test(size=size) as pilot:
         await settle(pilot, app)
-        record_list = app.browser.query_one(RecordList)
+        record_list = app.screen.query_one(RecordList)
         for _ in ODD_TEXTS:
             await pilot.press("j")
             await settle(pilot, app)
@@ -70,12 +70,12 @@ async def test_clipboard_changing_every_10ms_keeps_the_app_responsive():
         await pilot.pause(0.5)
         await pilot.press("slash", *"module")
         await pilot.pause(0.3)
-        assert app.browser.query_one("#filter").value == "module"  # no keystroke lost
+        assert app.screen.query_one("#filter").value == "module"  # no keystroke lost
         assert next(counter) > 10  # the watcher really was polling fast
         assert app.watching and app.is_running
         await pilot.press("escape", "escape", "j", "k")
         await pilot.pause(0.2)
-        assert app.browser.query_one(DetailPane).record is not None
+        assert app.screen.query_one(DetailPane).record is not None
 
 
 async def test_a_backend_that_always_raises_is_reported_once_and_the_app_goes_on():

@@ -20,7 +20,7 @@ SEED = "pytorch/ddp-bucket-view-error"
 
 def listed(app) -> list[str]:
     record_list = app.screen.query_one(RecordList)
-    return [app.kb.records[i].id for i in record_list._order]
+    return [app.results.id_at(row) for row in range(len(app.results))]
 
 
 async def test_starts_with_every_record_and_the_first_in_detail():
@@ -30,7 +30,7 @@ async def test_starts_with_every_record_and_the_first_in_detail():
         assert len(listed(app)) == 4
         assert app.screen.query_one(DetailPane).record.id == listed(app)[0]
         header = app.screen.query_one(StatusHeader)
-        assert header.shown == 4
+        assert len(header.results) == 4
 
 
 async def test_typing_filters_and_escape_clears():
@@ -57,7 +57,7 @@ async def test_qualifiers_and_typos():
         app.screen.query_one("#filter", Input).value = "bukcetview"
         await settle(pilot, app)
         assert listed(app)[0] == SEED  # typo-tolerant fallback
-        assert app.screen.query_one(StatusHeader).fuzzy
+        assert app.screen.query_one(StatusHeader).results.fuzzy
 
 
 async def test_domain_and_category_keys_change_the_list():
@@ -101,7 +101,7 @@ async def test_copy_keys_put_the_right_text_on_the_clipboard():
     app = build_app()
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, app)
-        app.browser.show_record(SEED)
+        app.select(SEED, "palette", reveal=True)
         await settle(pilot, app)
         record = app.kb.get(SEED)
         await pilot.press("2")
@@ -121,7 +121,7 @@ async def test_c_copies_the_focused_workaround():
     app = build_app()
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, app)
-        app.browser.show_record("python/module-not-found")
+        app.select("python/module-not-found", "palette", reveal=True)
         await settle(pilot, app)
         cards = list(app.screen.query(WorkaroundCard))
         cards[2].focus()
@@ -144,7 +144,7 @@ async def test_related_links_open_and_back_returns():
     app = build_app()
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, app)
-        app.browser.show_record("pytorch/ddp-param-count-mismatch")
+        app.select("pytorch/ddp-param-count-mismatch", "palette", reveal=True)
         await settle(pilot, app)
         link = app.screen.query_one(RelatedLink)
         assert link.record_id == SEED
@@ -165,7 +165,7 @@ async def test_language_toggle_uses_chinese_fields_and_falls_back():
     app = build_app()
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, app)
-        app.browser.show_record(SEED)
+        app.select(SEED, "palette", reveal=True)
         await settle(pilot, app)
         await pilot.press("z")
         await settle(pilot, app)
@@ -246,7 +246,7 @@ async def test_header_counts_records_while_a_large_kb_loads(tmp_path):
         # Progress messages replace each other in the queue; the last one is the total.
         assert progress and progress[-1] == 4500
         assert all(count % 2000 == 0 for count in progress[:-1])
-        assert app.browser.query_one(StatusHeader).shown == 4500
+        assert len(app.screen.query_one(StatusHeader).results) == 4500
 
 
 async def test_jumping_to_a_far_record_shows_it_with_rows_around_it():
@@ -255,8 +255,8 @@ async def test_jumping_to_a_far_record_shows_it_with_rows_around_it():
     app = build_app(bundled_data_dir())
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot, app)
-        record_list = app.browser.query_one(RecordList)
-        app.browser.show_record("pytorch/ddp-bucket-view-error")
+        record_list = app.screen.query_one(RecordList)
+        app.select("pytorch/ddp-bucket-view-error", "palette", reveal=True)
         await settle(pilot, app)
         visible = record_list.size.height // 2
         row = record_list.cursor
@@ -271,6 +271,6 @@ async def test_header_keeps_every_fact_on_a_narrow_terminal():
     app = build_app(watch=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        line = str(app.browser.query_one(StatusHeader).render())
+        line = str(app.screen.query_one(StatusHeader).render())
         assert "4/4" in line and "no watch" in line
         assert len(line) <= 80

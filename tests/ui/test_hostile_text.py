@@ -44,7 +44,7 @@ async def test_markup_and_escapes_render_literally(tmp_path):
         assert "[bold red]X[/]" in screen_text.replace("&#160;", " ")
         assert "\x1b" not in screen_text  # escapes were made visible, not passed through
         assert "␛[31mred" in screen_text
-        pane = app.browser.query_one(DetailPane)
+        pane = app.screen.query_one(DetailPane)
         assert pane.record.id == "acme/nasty"
         pane.query_one(".related").focus()  # a link whose id holds markup: no action runs
         await pilot.pause()

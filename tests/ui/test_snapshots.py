@@ -18,7 +18,7 @@ SEED = "pytorch/ddp-bucket-view-error"
 async def _show_seed(pilot) -> None:
     app = pilot.app
     await settle(pilot, app)
-    app.browser.show_record(SEED)
+    app.select(SEED, "palette", reveal=True)
     await settle(pilot, app)
 
 
@@ -30,7 +30,7 @@ def test_filter_in_action(snap_compare):
     async def run_before(pilot):
         await settle(pilot, pilot.app)
         await pilot.press("slash", *"ddp size")
-        pilot.app.browser.query_one("#filter", Input).cursor_blink = False
+        pilot.app.screen.query_one("#filter", Input).cursor_blink = False
         await settle(pilot, pilot.app)
 
     assert snap_compare(build_app(), terminal_size=(120, 36), run_before=run_before)
@@ -39,7 +39,7 @@ def test_filter_in_action(snap_compare):
 def test_dead_ends_and_workarounds(snap_compare):
     async def run_before(pilot):
         await _show_seed(pilot)
-        pane = pilot.app.browser.query_one(DetailPane)
+        pane = pilot.app.screen.query_one(DetailPane)
         pane.scroll_to_widget(pane.query_one(".d-dead-ends"), animate=False, top=True)
         await settle(pilot, pilot.app)
 

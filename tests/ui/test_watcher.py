@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual.widgets import TextArea
 
-from errkb_tui.clipboard import ClipboardError, MemoryBackend
+from errkb_tui.clipboard import ClipboardError, NoClipboardTool, MemoryBackend
 from errkb_tui.messages import ClipboardChanged
 from errkb_tui.screens.paste import PasteScreen
 from errkb_tui.screens.picker import PickerScreen
@@ -33,7 +33,7 @@ async def wait_for(pilot, app, condition, seconds: float = 3.0) -> bool:
 
 
 def shown(app) -> str | None:
-    record = app.browser.query_one(DetailPane).record
+    record = app.screen.query_one(DetailPane).record
     return record.id if record else None
 
 
@@ -42,13 +42,13 @@ async def test_copying_a_traceback_selects_its_record():
     app = build_app(backend=backend, watch=True)
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, app)
-        app.browser.query_one("#filter").value = "module"  # the filter hides the seed
+        app.screen.query_one("#filter").value = "module"  # the filter hides the seed
         await settle(pilot, app)
         assert shown(app) != SEED
         backend.text = DDP_TRACEBACK
         assert await wait_for(pilot, app, lambda: shown(app) == SEED)
-        assert app.browser.query_one("#filter").value == ""  # cleared so the record is visible
-        assert app.browser.query_one("RecordList").current.id == SEED
+        assert app.screen.query_one("#filter").value == ""  # cleared so the record is visible
+        assert app.screen.query_one("RecordList").current.id == SEED
 
 
 async def test_copied_prose_changes_nothing():
@@ -70,7 +70,7 @@ async def test_own_copy_does_not_retrigger():
     seen: list[str] = []
     async with app.run_test(size=(160, 48), message_hook=lambda m: seen.append(type(m).__name__)) as pilot:
         await settle(pilot, app)
-        app.browser.show_record(SEED)
+        app.select(SEED, "palette", reveal=True)
         await settle(pilot, app)
         await pilot.press("1")
         await settle(pilot, app)
@@ -80,14 +80,14 @@ async def test_own_copy_does_not_retrigger():
 
 
 async def test_missing_clipboard_tool_turns_watch_off_with_a_message():
-    error = ClipboardError("no clipboard tool found: install xclip, xsel or wl-clipboard")
+    error = NoClipboardTool("no clipboard tool found: install xclip, xsel or wl-clipboard")
     app = build_app(backend=FailingBackend(error), watch=True)
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, app)
         assert await wait_for(pilot, app, lambda: not app.watching)
         messages = [n.message for n in app._notifications]
         assert any("xclip" in m for m in messages)
-        assert not app.browser.query_one(StatusHeader).watching
+        assert not app.screen.query_one(StatusHeader).watching
         await pilot.press("j")  # still usable
         await settle(pilot, app)
         assert app.is_running
@@ -147,7 +147,7 @@ async def test_w_toggles_the_watcher_and_the_header_says_so():
     app = build_app(watch=True)
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, app)
-        header = app.browser.query_one(StatusHeader)
+        header = app.screen.query_one(StatusHeader)
         assert header.watching
         await pilot.press("w")
         await settle(pilot, app)
@@ -176,7 +176,7 @@ async def test_terminal_paste_outside_the_filter_matches():
     app = build_app()
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, app)
-        app.browser.post_message(events.Paste(DDP_TRACEBACK))
+        app.screen.post_message(events.Paste(DDP_TRACEBACK))
         await settle(pilot, app)
         assert shown(app) == SEED
 

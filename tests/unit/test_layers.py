@@ -8,6 +8,7 @@ import sys
 CHECK = """
 import sys
 import errkb_tui.model, errkb_tui.kb, errkb_tui.loader, errkb_tui.loader.worker, errkb_tui.kbcache, errkb_tui.search, errkb_tui.clipboard, errkb_tui.lint, errkb_tui.match, errkb_tui.cli
+import errkb_tui.state, errkb_tui.history, errkb_tui.watcher, errkb_tui.userdata
 loaded = sorted(name for name in sys.modules if name == "textual" or name.startswith("textual."))
 print(",".join(loaded) or "none")
 """

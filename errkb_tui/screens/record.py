@@ -1,0 +1,114 @@
+"""The base of every screen that shows the selected record: its state and its keys.
+
+A record screen holds no state of its own: the App binds its state reactives to the
+screen's (``App.bind_state``), and the screen binds them on to its widgets. Its keys act
+on what the detail pane shows, which is always the App's selected record.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from textual import on
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.screen import Screen
+
+from ..kb import KB
+from ..messages import CopyRequested, HistoryStep, RecordChosen
+from ..model import Record
+from ..state import ALL, EMPTY, Facet, MatchContext, Results, Selection
+from ..widgets.detail import CopyWorkaround, DetailPane, OpenRecord
+
+RECORD_BINDINGS = [
+    Binding("backspace,alt+left", "back", "Back", show=False, tooltip="Back to the record you came from", id="record.back"),
+    Binding("alt+right", "forward", "Forward", show=False, tooltip="Forward again", id="record.forward"),
+    Binding("o", "open_doc", "Open docs", show=False, tooltip="Open the official documentation", id="record.open_doc"),
+    Binding("c", "copy_selected", "Copy fix", tooltip="Copy the selected workaround's command", id="record.copy"),
+    Binding("y", "copy_signature", "Copy signature", show=False, tooltip="Copy the error's signature", id="record.copy_signature"),
+    Binding("Y", "copy_id", "Copy id", show=False, tooltip="Copy the record's id", id="record.copy_id"),
+    *[Binding(str(n), f"copy_workaround({n})", f"Copy workaround {n}", show=False,
+              tooltip=f"Copy workaround {n}'s command", id=f"record.copy_{n}")
+      for n in range(1, 10)],
+]
+
+
+class RecordScreen(Screen[None]):
+    """A screen with a :class:`DetailPane` showing the App's selected record."""
+
+    kb: reactive[KB | None] = reactive(None)
+    results: reactive[Results] = reactive(EMPTY)
+    search_text: reactive[str] = reactive("")
+    facet: reactive[Facet] = reactive(ALL)
+    selection: reactive[Selection] = reactive(Selection())
+    lang: reactive[str] = reactive("en")
+    watching: reactive[bool] = reactive(False)
+    last_match: reactive[MatchContext | None] = reactive(None)
+    records_read: reactive[int] = reactive(0)
+    loaded: reactive[bool] = reactive(False)
+
+    def __init__(self, today: datetime.date | None = None) -> None:
+        super().__init__()
+        self.today = today
+
+    @property
+    def detail(self) -> DetailPane:
+        return self.query_one(DetailPane)
+
+    def shown_record(self) -> Record | None:
+        """The record on screen: the selected one (the detail catches up first if it lags)."""
+        return self.detail.flush()
+
+    @on(OpenRecord)
+    def _open_record(self, event: OpenRecord) -> None:
+        event.stop()
+        self.post_message(RecordChosen(event.record_id, "link", reveal=True))
+
+    @on(CopyWorkaround)
+    def _copy_card(self, event: CopyWorkaround) -> None:
+        event.stop()
+        self.action_copy_workaround(event.number)
+
+    def action_back(self) -> None:
+        self.post_message(HistoryStep(-1))
+
+    def action_forward(self) -> None:
+        self.post_message(HistoryStep(1))
+
+    def _record_or_say(self) -> Record | None:
+        record = self.shown_record()
+        if record is None:
+            self.notify("No record selected: nothing to copy.", severity="warning", markup=False)
+        return record
+
+    def action_open_doc(self) -> None:
+        record = self.shown_record()
+        if record is None:
+            self.notify("No record selected.", severity="warning", markup=False)
+        elif record.official_doc_url:
+            self.app.open_url(record.official_doc_url)
+            self.notify(record.official_doc_url, title="Opening docs", markup=False, timeout=3)
+        else:
+            self.notify("This record has no documentation link.", severity="warning")
+
+    def action_copy_workaround(self, number: int) -> None:
+        record = self._record_or_say()
+        if record is None:
+            return
+        if not 1 <= number <= len(record.workarounds):
+            self.notify(f"No workaround {number} here.", severity="warning")
+            return
+        self.post_message(CopyRequested(record.workarounds[number - 1].copy_text, f"workaround {number}"))
+
+    def action_copy_selected(self) -> None:
+        self.action_copy_workaround(self.detail.selected_workaround + 1)
+
+    def action_copy_signature(self) -> None:
+        record = self._record_or_say()
+        if record is not None:
+            self.post_message(CopyRequested(record.signature, "signature"))
+
+    def action_copy_id(self) -> None:
+        record = self._record_or_say()
+        if record is not None:
+            self.post_message(CopyRequested(record.id, "id"))
