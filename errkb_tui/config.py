@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .kb import Problem, Source, default_sources
+from .kb import USER_LABEL, Problem, Source, default_sources
 from .userdata import config_file, user_kb_dir
 
 if sys.version_info >= (3, 11):
@@ -92,14 +92,47 @@ class Config:
         return self.write_to if self.write_to is not None else user_kb_dir(environ)
 
     def sources(self, data_paths: Sequence[str | Path] = (), *, bundled: bool = True,
-                environ: Mapping[str, str] | None = None) -> list[Source]:
-        """KB sources in load order: bundled, ``ERRKB_PATH``, the config's ``kb_paths``,
-        then ``--data``. A later record with the same id overrides an earlier one, so the
-        command line wins over the config file, which wins over the environment."""
-        sources = default_sources((), bundled=bundled, environ=dict(environ) if environ is not None else None)
+                environ: Mapping[str, str] | None = None, user: bool = True) -> list[Source]:
+        """KB sources in load order: bundled, the user's own KB, ``ERRKB_PATH``, the
+        config's ``kb_paths``, then ``--data``. A later record with the same id overrides
+        an earlier one, so the command line wins over the config file, which wins over the
+        environment, which wins over the user's own records, which win over bundled ones.
+
+        The user's own KB (:func:`errkb_tui.userdata.user_kb_dir`, label
+        :data:`~errkb_tui.kb.USER_LABEL`) is loaded only when its folder exists (it is
+        created on the first write; ``user=False`` leaves it out). The write folder
+        (:meth:`write_folder`) is marked ``writable`` wherever it is loaded; when it is an
+        existing folder that no other source loads, it is loaded right after the user KB
+        (label ``write_to``), so a record written there shows at once.
+        """
+        env = dict(environ) if environ is not None else None
+        found = default_sources((), bundled=bundled, environ=env)
+        head, rest = found[:1] if bundled else [], found[1:] if bundled else found
+        own: list[Source] = []
+        if user:
+            folder = user_kb_dir(environ)
+            if folder.is_dir():
+                own.append(Source(folder, USER_LABEL, writable=True))
+        sources = head + own + rest
         sources += [Source(path, "config") for path in self.kb_paths]
         sources += [Source(Path(p).expanduser(), "--data") for p in data_paths]
+        target = self.write_folder(environ)
+        target_key = _same_path_key(target)
+        marked = False
+        for source in sources:
+            if source.label != "bundled" and _same_path_key(source.path) == target_key:
+                source.writable = marked = True
+        if not marked and target.is_dir():
+            sources.insert(len(head) + len(own), Source(target, "write_to", writable=True))
         return sources
+
+
+def _same_path_key(path: Path) -> str:
+    """A key under which two spellings of one path compare equal (as far as can be told)."""
+    try:
+        return os.path.normcase(os.path.realpath(path))
+    except (OSError, ValueError):
+        return str(path)
 
 
 def load_config(path: str | Path | None = None, *, environ: Mapping[str, str] | None = None) -> Config:
@@ -333,6 +366,9 @@ def add_arguments(parser: Any) -> None:
                         help="the Textual theme (default: the config file's, else the app's)")
     parser.add_argument("--lang", choices=LANGUAGES, default=None,
                         help="the detail's language at start (default: the config file's, else en)")
+    parser.add_argument("--write-to", metavar="FOLDER", default=None,
+                        help="the writable KB folder new records go to (default: the config file's "
+                             "write_to, else your own KB folder)")
     parser.add_argument("--print-config", action="store_true",
                         help="print the effective settings, where each came from, and the config "
                              "file's problems; exit 1 if it has any")
@@ -346,6 +382,7 @@ def from_args(args: Any, *, environ: Mapping[str, str] | None = None) -> Config:
     config = load_config(environ=environ).with_flags(
         watch=getattr(args, "watch", None), watch_interval=getattr(args, "watch_interval", None),
         theme=getattr(args, "theme", None), language=getattr(args, "lang", None),
+        write_to=getattr(args, "write_to", None),
     )
     args._config = config
     return config

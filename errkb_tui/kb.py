@@ -70,6 +70,12 @@ class Source:
     path: Path
     label: str
     report: bool = True  # whether problems found in it are reported
+    #: Whether new records may be written into it (the user's own KB, or ``write_to``).
+    writable: bool = False
+
+
+#: The label of the user's own KB (:func:`errkb_tui.userdata.user_kb_dir`) as a source.
+USER_LABEL = "user"
 
 
 #: Full records read back from files that stay cached.
@@ -126,6 +132,25 @@ class KB:
     def problem_counts(self) -> Counter[str]:
         """How many problems of each severity."""
         return Counter(p.severity for p in self.problems)
+
+    def source_counts(self) -> Counter[str]:
+        """How many of the loaded records come from sources of each label (after overrides:
+        a user record that replaces a bundled one counts for ``user``)."""
+        counts: Counter[str] = Counter()
+        for index in self.source_of.values():
+            if 0 <= index < len(self.sources):
+                counts[self.sources[index].label] += 1
+        return counts
+
+    def count_from(self, label: str = USER_LABEL) -> int:
+        """How many loaded records come from sources labelled ``label`` (the header's
+        "N of yours" for the default, :data:`USER_LABEL`)."""
+        return self.source_counts().get(label, 0)
+
+    def writable(self, record_id: str) -> bool:
+        """Whether the record was loaded from a writable source (editable in place)."""
+        index = self.source_of.get(record_id)
+        return index is not None and 0 <= index < len(self.sources) and self.sources[index].writable
 
     def reportable(self, record_id: str) -> bool:
         """Whether problems of this record are reported (False for context-only sources)."""
@@ -192,5 +217,5 @@ def default_sources(
     return sources
 
 
-__all__ = ["KB", "Origin", "Problem", "Severity", "Source", "bundled_data_dir", "default_sources",
+__all__ = ["KB", "Origin", "Problem", "Severity", "Source", "USER_LABEL", "bundled_data_dir", "default_sources",
            "env_paths", "read_record"]

@@ -21,7 +21,7 @@ def source_files(source: Source, report: Report) -> list[Path]:
     path = source.path
     if path.is_dir():
         files = list(_walk(path, report))
-        if not files:
+        if not files and not source.writable:  # an empty writable KB is simply new
             report("warning", path, "directory holds no .json or .jsonl files")
         return files
     if path.exists():
