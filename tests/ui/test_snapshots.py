@@ -71,3 +71,11 @@ def test_help_screen(snap_compare):
         await settle(pilot, pilot.app)
 
     assert snap_compare(build_app(), terminal_size=(120, 36), run_before=run_before)
+
+
+def test_light_theme(snap_compare):
+    async def run_before(pilot):
+        pilot.app.theme = "textual-light"
+        await _show_seed(pilot)
+
+    assert snap_compare(build_app(), terminal_size=(120, 36), run_before=run_before)
