@@ -31,7 +31,7 @@ from .messages import (
     QueryChanged, RecordChosen, SearchDone, WatcherFailing, WatcherStopped,
 )
 from .search import SearchIndex, SearchResult
-from .state import ALL, EMPTY, Cause, Facet, MatchContext, Results, Selection, problem_count
+from .state import ALL, EMPTY, Cause, Facet, MatchContext, Results, Selection
 from .text import cell_truncate
 from .userdata import cache_dir
 from .watcher import ClipboardPoller, WatcherCallbacks
@@ -176,7 +176,7 @@ class ErrKBApp(App[int]):
         self.loaded = final
         if not final:
             return
-        errors = problem_count(kb.problem_counts())
+        errors = kb.attention_count()
         if errors:
             self.notify(f"{errors} problem(s) while loading the KB; press ! to see them",
                         severity="warning", markup=False)

@@ -104,7 +104,7 @@ def _print_matches(args: argparse.Namespace, data: bytes) -> int:
     from .match import Matcher
 
     kb = _load(args)
-    errors = sum(1 for p in kb.problems if p.severity == "error")
+    errors = kb.problem_counts()["error"]
     if errors:
         print(f"errkb-tui: {errors} KB problem(s) skipped; see 'errkb-tui validate'", file=sys.stderr)
     matches = Matcher(kb.records).match(data, limit=args.limit)

@@ -133,6 +133,11 @@ class KB:
         """How many problems of each severity."""
         return Counter(p.severity for p in self.problems)
 
+    def attention_count(self) -> int:
+        """The problems worth a user's attention: errors and warnings (not house-style info)."""
+        counts = self.problem_counts()
+        return counts["error"] + counts["warning"]
+
     def source_counts(self) -> Counter[str]:
         """How many of the loaded records come from sources of each label (after overrides:
         a user record that replaces a bundled one counts for ``user``)."""

@@ -89,9 +89,18 @@ class MatchContext:
         return record_id is not None and record_id == self.match.id
 
 
-def problem_count(problems_by_severity: dict[str, int]) -> int:
-    """The problems worth a user's attention: errors and warnings (not house-style info)."""
-    return sum(count for severity, count in problems_by_severity.items() if severity != "info")
+@dataclass(frozen=True)
+class FollowUp:
+    """A question the app asks once: did the fix copied for ``record_id`` work?
+
+    Asked the next time the same error is matched after a workaround's command was
+    copied; ``fix_hash`` is that workaround's item hash, ``action`` its text (for the
+    question). Answered with one key, or dropped when another record is selected.
+    """
+
+    record_id: str
+    fix_hash: str
+    action: str
 
 
-__all__ = ["ALL", "EMPTY", "Cause", "Facet", "MatchContext", "Results", "Selection", "problem_count"]
+__all__ = ["ALL", "EMPTY", "Cause", "Facet", "FollowUp", "MatchContext", "Results", "Selection"]

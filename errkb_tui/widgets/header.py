@@ -8,7 +8,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..kb import KB
-from ..state import EMPTY, Results, problem_count
+from ..state import EMPTY, Results
 
 
 class StatusHeader(Widget):
@@ -51,7 +51,7 @@ class StatusHeader(Widget):
                 text.append(f" {self.records_read:,} records read", style="italic")
             return text
         narrow = bool(self.size.width) and self.size.width < 100  # the same facts, shorter
-        problems = problem_count(kb.problem_counts())
+        problems = kb.attention_count()
         shown = len(self.results)
         if narrow:
             text.append(f"  {shown:,}/{len(kb.records):,} records", style="bold")
