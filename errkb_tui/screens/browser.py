@@ -47,7 +47,8 @@ class BrowserScreen(RecordScreen):
             with Vertical(id="middle"):
                 yield Input(placeholder="/ filter: words, domain:, tag:", id="filter")
                 yield RecordList(id="list").data_bind(screen.results, screen.selection)
-            yield DetailPane(today=self.today, id="detail").data_bind(screen.kb, screen.selection, screen.lang)
+            yield DetailPane(today=self.today, id="detail").data_bind(
+                screen.kb, screen.selection, screen.lang, screen.last_match)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -21,7 +21,8 @@ class DetailScreen(RecordScreen):
         screen = type(self)
         yield StatusHeader(id="status").data_bind(screen.kb, screen.loaded, screen.results, screen.records_read,
                                                   screen.watching)
-        yield DetailPane(today=self.today, id="detail-full").data_bind(screen.kb, screen.selection, screen.lang)
+        yield DetailPane(today=self.today, id="detail-full").data_bind(
+                screen.kb, screen.selection, screen.lang, screen.last_match)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -17,6 +17,7 @@ from textual.screen import Screen
 from ..kb import KB
 from ..messages import CopyRequested, HistoryStep, RecordChosen
 from ..model import Record
+from ..placeholders import fill, prompts, record_examples
 from ..state import ALL, EMPTY, Facet, MatchContext, Results, Selection
 from ..widgets.detail import CopyWorkaround, DetailPane, OpenRecord
 
@@ -98,7 +99,25 @@ class RecordScreen(Screen[None]):
         if not 1 <= number <= len(record.workarounds):
             self.notify(f"No workaround {number} here.", severity="warning")
             return
-        self.post_message(CopyRequested(record.workarounds[number - 1].copy_text, f"workaround {number}"))
+        self.copy_filled(record, record.workarounds[number - 1].copy_text, f"workaround {number}")
+
+    def copy_filled(self, record: Record, text: str, what: str) -> None:
+        """Copy ``text`` with its placeholders filled from the match; values the match did
+        not give are asked for first (never is a literal placeholder copied)."""
+        values = self.detail.match_values(record)  # what the detail shows filled in
+        asks = prompts(text, values, record_examples(record))
+        if not asks:
+            self.post_message(CopyRequested(fill(text, values).text, what))
+            return
+        from .prompt import ValuePrompt
+
+        def answered(given: dict[str, str] | None) -> None:
+            if given is None:
+                self.notify("Nothing copied.", markup=False, timeout=2)
+            else:
+                self.post_message(CopyRequested(fill(text, given).text, what))
+
+        self.app.push_screen(ValuePrompt(text, asks, values, what=what.capitalize()), callback=answered)
 
     def action_copy_selected(self) -> None:
         self.action_copy_workaround(self.detail.selected_workaround + 1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rich.style import Style
@@ -17,39 +18,31 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from ..kb import KB
+from ..messages import OutcomeMarked
 from ..model import Record, Workaround
-from ..state import Selection
+from ..state import FollowUp, MatchContext, Selection
+from ..placeholders import Filled, fill, find
 from ..text import plain
+from ..trust import Evidence
+from ..wrap import CONTINUATION
+from .evidence import (
+    DeadEndCard, fix_order, followup_text, rate_bar, trust_badge, trust_text, workaround_rate_text,
+)
 from .timeline import VersionTimeline
+from .wrapped import WrappedText
 
 #: Detail updates closer together than this (seconds) are merged into one.
 DETAIL_COALESCE = 0.08
 #: After a keystroke in the filter, the detail follows the top row once typing pauses.
 DETAIL_AFTER_TYPING = 0.15
-#: Tiers whose badge is a check mark rather than a warning; an unknown tier never is.
-CHECKED_TIERS = ("source_checked", "community_verified", "expert_verified")
 
 Palette = dict[str, Style]
 
-TIER_WORDS = {
-    "ai_generated": "AI-generated, not yet verified",
-    "source_checked": "Checked against public sources",
-    "community_verified": "Verified by the community",
-    "expert_verified": "Verified by an expert",
-}
 EDGE_WORDS = {
     "leads_to": "leads to",
     "preceded_by": "preceded by",
     "frequently_confused_with": "confused with",
 }
-
-
-def rate_bar(rate: float, width: int = 10) -> str:
-    """``███████░░░`` for a rate in [0, 1], in eighths."""
-    eighths = round(max(0.0, min(1.0, rate)) * width * 8)
-    full, part = divmod(eighths, 8)
-    bar = "█" * full + ("▏▎▍▌▋▊▉"[part - 1] if part else "")
-    return bar + "░" * (width - len(bar))
 
 
 def freshness(last_confirmed: datetime.date | None, today: datetime.date | None = None) -> str:
@@ -80,54 +73,88 @@ class CopyWorkaround(Message):
     number: int
 
 
+def placeholder_text(filled: Filled, palette: Palette, style: str = "", multiline: bool = False) -> Text:
+    """``filled`` as display text: values put in from the error marked ``filled``, values
+    still to ask for shown as ``⟨name⟩`` marked ``placeholder``."""
+    text = Text(style=style)
+    position = 0
+    source = filled.text
+    marks = [(start, end, "filled", source[start:end]) for start, end, _ in filled.spans]
+    marks += [(p.start, p.end, "placeholder", f"⟨{p.name}⟩") for p in find(source)
+              if not any(s <= p.start < e for s, e, _, _ in marks)]
+    for start, end, kind, shown in sorted(marks):
+        text.append(plain(source[position:start], multiline=multiline))
+        text.append(plain(shown, multiline=multiline), style=palette[kind])
+        position = end
+    text.append(plain(source[position:], multiline=multiline))
+    return text
+
+
 class WorkaroundCard(Vertical, can_focus=True):
     """One workaround: number, action, success bar, ``how`` as a code block, condition.
 
-    Its three parts are updated in place (:meth:`set`) when the record changes, which is
-    far cheaper than mounting new widgets on every cursor move.
+    Its three parts are updated in place (:meth:`set`, :meth:`show_evidence`) when the
+    record changes, which is far cheaper than mounting new widgets on every cursor move.
+    ``number`` is its place on screen (1 = best by the evidence), ``index`` its place in
+    the record's own list.
     """
 
-    BINDINGS = [Binding("enter,c", "copy", "Copy command", tooltip="On a workaround: copy its command", id="workaround.copy")]
+    BINDINGS = [
+        Binding("enter,c", "copy", "Copy command", tooltip="On a workaround: copy its command", id="workaround.copy"),
+        Binding("plus", "mark('worked')", "It worked",
+                tooltip="On a workaround: this worked for me (counted in your outcomes)", id="workaround.worked"),
+        Binding("minus", "mark('failed')", "It failed",
+                tooltip="On a workaround: this did not work for me (counted in your outcomes)",
+                id="workaround.failed"),
+    ]
 
     def __init__(self) -> None:
         super().__init__(classes="workaround")
         self.number = 0
+        self.index = -1
+        self.record_id = ""
         self.workaround: Workaround | None = None
         self.action_text = ""
         # Made here, not in compose, so set() can fill them before the card is mounted.
         self._title = Static(classes="workaround-title")
         self._rate = Static(classes="workaround-rate")
-        self._code = Static(classes="code")
+        self._code = WrappedText(mark=CONTINUATION, classes="code")
 
     def compose(self) -> ComposeResult:
         yield self._title
         yield self._rate
         yield self._code
 
-    def set(self, number: int, workaround: Workaround, action_text: str, palette: Palette) -> None:
-        """Show ``workaround`` as number ``number``, titled ``action_text``."""
+    def set(self, number: int, workaround: Workaround, action_text: str, palette: Palette,
+            values: Mapping[str, str] | None = None) -> None:
+        """Show ``workaround`` as number ``number``, titled ``action_text``; its command's
+        placeholders filled from ``values`` (a match's groups) and marked."""
         self.number, self.workaround, self.action_text = number, workaround, action_text
+        values = values or {}
         title = Text()
         title.append(f" {number} ", style="bold reverse")
         title.append(" ")
-        title.append(plain(action_text), style="bold")
-        rate = Text()
-        rate.append(rate_bar(workaround.success_rate), style=palette["good"])
-        rate.append(f" {workaround.success_rate:.0%} success", style=palette["good"])
-        if workaround.condition.strip():
-            rate.append("   when: ", style=palette["muted"])
-            rate.append(plain(workaround.condition))
-        for url in workaround.sources:
-            rate.append("\nsource: " + plain(url), style=palette["muted"])
+        title.append(placeholder_text(fill(action_text, values), palette, "bold"))
         self._title.update(title)
-        self._rate.update(rate)
         how = workaround.how.strip()
         self._code.display = bool(how) and how != workaround.action.strip()
-        self._code.update(Text(plain(workaround.how, multiline=True)))
+        self._code.update(placeholder_text(fill(workaround.how, values), palette, multiline=True),
+                          palette["faint"])
 
     def action_copy(self) -> None:
         if self.workaround is not None:
             self.post_message(CopyWorkaround(self.number))
+
+    def show_evidence(self, record: Record, index: int, evidence: Evidence | None, palette: Palette) -> None:
+        """The rate line of workaround ``index`` of ``record``: the KB's estimate, marked
+        ``est.``, with the user's and the team's counts beside it."""
+        self.record_id, self.index = record.id, index
+        self._rate.update(workaround_rate_text(evidence, record, record.workarounds[index], palette))
+
+    def action_mark(self, verdict: str) -> None:
+        """Record an outcome of this workaround (``worked`` or ``failed``)."""
+        if self.workaround is not None and self.index >= 0:
+            self.post_message(OutcomeMarked(self.record_id, "workaround", self.index, verdict))
 
 
 class RelatedLink(Static, can_focus=True):
@@ -177,6 +204,7 @@ class DetailPane(VerticalScroll, can_focus=True):
     ]
     COMPONENT_CLASSES = {
         "detail--muted", "detail--faint", "detail--good", "detail--bad", "detail--caution", "detail--link",
+        "detail--filled", "detail--placeholder",
     }
     DEFAULT_CSS = """
     DetailPane {
@@ -186,6 +214,8 @@ class DetailPane(VerticalScroll, can_focus=True):
         & > .detail--bad { color: $error; }
         & > .detail--caution { color: $warning; }
         & > .detail--link { color: $accent; text-style: underline; }
+        & > .detail--filled { color: $accent; text-style: bold underline; }
+        & > .detail--placeholder { color: $warning; text-style: bold italic; }
     }
     """
 
@@ -195,12 +225,20 @@ class DetailPane(VerticalScroll, can_focus=True):
     """The selected record (its id and how it was chosen)."""
     lang: reactive[str] = reactive("en", init=False)
     """``en`` or ``zh``: Chinese fields where the record has them, English otherwise."""
+    last_match: reactive[MatchContext | None] = reactive(None, init=False)
+    """The last match: its captured values fill the commands of the record it selected."""
+    evidence: reactive[Evidence | None] = reactive(None, init=False)
+    """The user's outcomes and a team's counts (None while they are read): the rates'
+    labels and the order of the workarounds."""
+    followup: reactive[FollowUp | None] = reactive(None, init=False)
+    """The question "did the fix you copied work?", shown when it is about this record."""
 
     def __init__(self, today: datetime.date | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.today = today
         self.record: Record | None = None
         self.selected_workaround = 0
+        self._order: list[int] = []  # indices of record.workarounds, as displayed
         self._pending = False
         self._timer: Timer | None = None
         self._shown_at = 0.0
@@ -208,6 +246,7 @@ class DetailPane(VerticalScroll, can_focus=True):
     def compose(self) -> ComposeResult:
         yield Static(classes="d-empty")
         with Vertical(classes="d-body"):
+            yield Static(classes="d-followup")
             yield Static(classes="d-signature")
             yield Static(classes="d-meta")
             yield Static(classes="d-badge")
@@ -216,7 +255,9 @@ class DetailPane(VerticalScroll, can_focus=True):
             yield Static(classes="heading d-versions-heading")
             yield VersionTimeline(classes="d-timeline")
             yield Static(classes="heading warning-heading d-dead-ends-heading")
-            yield Static(classes="d-dead-ends dead-ends")
+            with Vertical(classes="d-dead-ends dead-ends"):
+                yield Static("No dead ends recorded.", classes="d-no-dead-ends")
+                yield Vertical(classes="d-dead-end-cards")
             yield Static(classes="heading d-workarounds-heading")
             yield Vertical(classes="d-workarounds")
             yield Static(classes="heading d-related-heading")
@@ -247,6 +288,44 @@ class DetailPane(VerticalScroll, can_focus=True):
     def watch_lang(self) -> None:
         self._pending = True
         self.flush()
+
+    def watch_evidence(self) -> None:
+        self._pending = True
+        self.flush()
+
+    def watch_followup(self) -> None:
+        if self.is_mounted:
+            self._show_followup()
+
+    def _show_followup(self) -> None:
+        bar = self._part("d-followup")
+        followup = self.followup
+        bar.display = followup is not None and self.record is not None and followup.record_id == self.record.id
+        if bar.display:
+            bar.update(followup_text(followup, self._palette()))
+
+    def displayed_workarounds(self) -> list[Workaround]:
+        """The shown record's workarounds in the order on screen: number N (and key N)
+        is item N-1 of this list. Best first by the evidence (the KB's order while there
+        are no outcomes), so it can differ from ``record.workarounds``: copy and mark
+        through this list, never by indexing ``record.workarounds`` with a number."""
+        record = self.flush()
+        if record is None:
+            return []
+        return [record.workarounds[index] for index in self._order]
+
+    def watch_last_match(self, old: MatchContext | None, new: MatchContext | None) -> None:
+        shown = self.record.id if self.record is not None else None
+        if any(context is not None and context.applies_to(shown) for context in (old, new)):
+            self._pending = True
+            self.flush()
+
+    def match_values(self, record: Record | None) -> dict[str, str]:
+        """The values the last match captured, when that match explains ``record``."""
+        context = self.last_match
+        if record is None or context is None or not context.applies_to(record.id):
+            return {}
+        return dict(context.match.groups)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -315,7 +394,8 @@ class DetailPane(VerticalScroll, can_focus=True):
         return self.query_one(f".{name}", Static)
 
     def _palette(self) -> Palette:
-        return {name: self._style(name) for name in ("muted", "faint", "good", "bad", "caution", "link")}
+        return {name: self._style(name) for name in ("muted", "faint", "good", "bad", "caution", "link", "filled",
+                                                     "placeholder")}
 
     def _fill(self, r: Record) -> None:
         zh = self.lang == "zh"
@@ -347,11 +427,12 @@ class DetailPane(VerticalScroll, can_focus=True):
         self._part("d-workarounds-heading").update(
             heading + (" · press 1-9 to copy" if r.workarounds else " · none recorded"))
         cards = self._sync(self.query_one(".d-workarounds"), len(r.workarounds), WorkaroundCard)
+        values = self.match_values(r)
         for number, (card, workaround) in enumerate(zip(cards, r.workarounds), 1):
             action = workaround.action
             if zh and number - 1 < len(r.workarounds_zh) and r.workarounds_zh[number - 1].strip():
                 action = r.workarounds_zh[number - 1]
-            card.set(number, workaround, action, palette)
+            card.set(number, workaround, action, palette, values)
 
         edges = r.transition_graph.edges()
         self._part("d-related-heading").update("相关错误" if zh else "Related errors")
