@@ -14,15 +14,22 @@ noted (info), since for ``ai_generated`` records the date only says when they we
 from __future__ import annotations
 
 import datetime
+import difflib
 import os
 import re
+from pathlib import Path
 
-from .kb import KB, Problem, Severity
+from .kb import KB, Origin, Problem, Severity
 from .patterns import CONFIDENT_LITERALS, literal_length
 from .placeholders import placeholder_rules
 from .model import RESOLVABLE, ROOT_CAUSE_TYPES, VERIFICATION_TIERS, VERSION_STATUSES, Record
 from .team import TeamOutcomes
 from .trust import CHECKED_TIERS
+
+#: Keys of a draft record (:mod:`errkb_tui.draft`); kept here so the lint needs no draft import.
+DRAFT_KEY, EXAMPLE_WORKAROUND_KEY = "_draft", "_example_workaround"
+#: The example text beside a one-record file: ``<slug>.example.txt``.
+EXAMPLE_SUFFIX = ".example.txt"
 
 #: More records than this confirmed on one date: checking sources by hand takes minutes a
 #: record, so a reviewer confirms a few dozen in a day; past 50 the date was likely stamped.
@@ -45,7 +52,15 @@ def lint_record(record: Record, today: datetime.date | None = None) -> list[tupl
         ("resolvable", record.resolvable, RESOLVABLE),
     ):
         if value not in allowed:
-            add("warning", name, f"{value!r} is not one of: {', '.join(allowed)}")
+            close = difflib.get_close_matches(str(value), allowed, n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            # An unknown tier claims a trust nobody defined: an error, never shown as checked.
+            add("error" if name == "verification_tier" else "warning", name,
+                f"{value!r} is not one of: {', '.join(allowed)}{hint}")
+    extra = record.__pydantic_extra__ or {}
+    if DRAFT_KEY in extra and not record.workarounds:
+        add("error", "workarounds", f"a draft with no workaround yet: copy {EXAMPLE_WORKAROUND_KEY} into "
+                                    "workarounds and write what worked (then delete the keys that start with _)")
     for index, version in enumerate(record.versions):
         if version.status not in VERSION_STATUSES:
             add("warning", f"versions[{index}].status",
@@ -133,10 +148,39 @@ def lint_kb(kb: KB, today: datetime.date | None = None) -> list[Problem]:
         for severity, field, message in lint_record(record, today):
             problems.append(Problem(severity, origin.file, message, line=origin.line,
                                     index=origin.index, record_id=record.id, field=field))
+        example = example_problem(record, origin)
+        if example is not None:
+            problems.append(example)
         if record.last_confirmed is not None:
             dates.setdefault(record.last_confirmed, []).append((record.verification_tier, origin.file))
     team = TeamOutcomes.from_sources(source for source in kb.sources if source.report)
     return problems + shared_dates(dates) + team.problems
+
+
+def example_problem(record: Record, origin: Origin) -> Problem | None:
+    """An error when a one-record file has an example text beside it (``<slug>.example.txt``,
+    as ``errkb-tui new`` writes) that the record's regex no longer matches."""
+    if origin.offset is not None or record.regex is None or not origin.file.endswith(".json"):
+        return None
+    example = Path(origin.file[: -len(".json")] + EXAMPLE_SUFFIX)
+    try:
+        text = example.read_text("utf-8", errors="replace")
+    except OSError:
+        return None
+    from .match import clean_text, strip_prefix
+    from .model import compile_regex
+
+    try:
+        regex = compile_regex(record.regex)
+    except ValueError:
+        return None  # the model reports it
+    for raw in clean_text(text).split("\n"):
+        raw = raw.strip()
+        if regex.search(raw) is not None or regex.search(strip_prefix(raw)) is not None:
+            return None
+    return Problem("error", origin.file, f"the regex does not match any line of its example, {example.name}: "
+                   "make it match the error as printed there (or update the example)",
+                   line=origin.line, index=origin.index, record_id=record.id, field="regex")
 
 
 def shared_dates(dates: dict[datetime.date, list[tuple[str, str]]],

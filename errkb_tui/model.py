@@ -28,7 +28,8 @@ ROOT_CAUSE_TYPES = (
     "concurrency", "platform_mismatch", "data_quality",
 )
 VERSION_STATUSES = ("active", "deprecated", "removed", "fixed", "changed", "unaffected", "unknown")
-VERIFICATION_TIERS = ("ai_generated", "source_checked", "community_verified", "expert_verified")
+#: ``user_written``: a record a person wrote from an error they hit (``errkb-tui new``).
+VERIFICATION_TIERS = ("ai_generated", "user_written", "source_checked", "community_verified", "expert_verified")
 RESOLVABLE = ("yes", "partial", "no")
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][\w.+-]*/[\w.+/-]+$")

@@ -28,6 +28,9 @@ PRIOR_WEIGHT = 2.0
 TIER_MEANINGS: dict[str, str] = {
     "ai_generated": "Nothing was checked: written by an AI model, not yet compared with the "
                     "tool's source or a real report.",
+    "user_written": "Written by a person from an error they hit: the regex was checked against "
+                    "that real output (kept as the record's example); the fixes are their own "
+                    "experience, not checked by anyone else.",
     "source_checked": "The message and regex were checked against the tool's source or a real "
                       "report, and every dead end and workaround cites a source that says so.",
     "community_verified": "Checked as for source_checked, and confirmed by people who hit the "
@@ -38,6 +41,7 @@ TIER_MEANINGS: dict[str, str] = {
 #: A few words per tier for narrow places (a header, a list row).
 TIER_SHORT: dict[str, str] = {
     "ai_generated": "unchecked (AI-written)",
+    "user_written": "user-written",
     "source_checked": "source-checked",
     "community_verified": "community-verified",
     "expert_verified": "expert-verified",

@@ -7,13 +7,14 @@ when the record's JSON text is at hand.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
 from ..kb import Problem
-from ..model import Record, unknown_keys
+from ..model import DeadEnd, Record, TransitionGraph, TransitionRef, VersionEntry, Workaround, unknown_keys
 from ..text import cell_truncate
 from .jsontext import guess_line, key_parts
 
@@ -90,11 +91,36 @@ def check(data: Any, place: Place) -> tuple[Record | None, list[Problem]]:
 
 
 def key_warnings(record: Record, place: Place) -> list[Problem]:
-    """A warning for each key of ``record`` the model does not know (a typo?)."""
-    return [Problem("warning", place.file, "unknown key (a typo?); it is kept but not used",
-                    record_id=record.id, field=key, line=place.line_of(tuple(key_parts(key))),
-                    index=place.index)
-            for key in unknown_keys(record)]
+    """A warning for each key of ``record`` the model does not know (a typo? with the
+    closest known key), and an ``info`` for each key starting with ``_`` (a comment, such
+    as a draft's ``_draft`` and example entries)."""
+    out = []
+    for key in unknown_keys(record):
+        name = key.rsplit(".", 1)[-1]
+        line = place.line_of(tuple(key_parts(key)))
+        if name.startswith("_"):
+            out.append(Problem("info", place.file, "a comment key (it starts with _): kept, not used",
+                               record_id=record.id, field=key, line=line, index=place.index))
+            continue
+        close = difflib.get_close_matches(name, _known_keys(key), n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]!r}?" if close else "a typo?"
+        out.append(Problem("warning", place.file, f"unknown key ({hint}); it is kept but not used",
+                           record_id=record.id, field=key, line=line, index=place.index))
+    return out
+
+
+_PARTS = {"versions": VersionEntry, "dead_ends": DeadEnd, "workarounds": Workaround,
+          "transition_graph": TransitionGraph}
+
+
+def _known_keys(path: str) -> list[str]:
+    """The field names of the model that holds the last key of ``path``."""
+    parts = [part for part in key_parts(path) if isinstance(part, str)][:-1]
+    if not parts:
+        return list(Record.model_fields)
+    if parts[0] == "transition_graph" and len(parts) > 1:
+        return list(TransitionRef.model_fields)
+    return list(_PARTS.get(parts[0], Record).model_fields)
 
 
 def links(record: Record) -> list[tuple[str, str]] | None:

@@ -513,7 +513,9 @@ def test_lint_bad_source_url_and_enum_values() -> None:
     data["workarounds"][0]["sources"] = ["see the forum"]
     found = warnings(data)
     assert "not an http(s) URL" in found["sources"]
-    assert "trust-me" in found["verification_tier"]
+    # An unknown tier claims a trust nobody defined: an error, not a warning.
+    errors = {field: message for severity, field, message in lint(data) if severity == "error"}
+    assert "trust-me" in errors["verification_tier"] and "verification_tier" not in found
 
 
 def test_lint_kb_places_problems_at_record_origin(tmp_path: Path) -> None:

@@ -1,0 +1,748 @@
+"""A draft record from an error text: the error line, a generalised regex, a signature with
+placeholders, a guessed domain and category, versions seen in the text (no Textual).
+
+The regex is the error line with its variable parts made classes (numbers, hex addresses,
+UUIDs, quoted names, file paths, versions, durations, sizes, URLs, IP addresses) and the
+rest literal and escaped. Parts a command could use become named groups with narrow classes
+(``module``, ``package``, ``path``, ``port``, ``version``, ``command``, ...), and the
+signature names them as ``{=name}`` placeholders (:mod:`errkb_tui.placeholders`); other
+parts read ``N`` (a number) or ``X``. The result always compiles with RE2, matches the
+line it came from, and has at least :data:`~errkb_tui.patterns.CONFIDENT_LITERALS` fixed
+characters (else the line is kept literal, cut at a word).
+
+A draft is written as a record file, ``<kb>/<domain>/<slug>.json``, with the text it came
+from beside it, ``<slug>.example.txt`` (``validate`` checks the regex still matches it).
+JSON has no comments, so the draft's guidance lives in keys starting with ``_``:
+``_draft`` (what to fill in), ``_example_dead_end`` and ``_example_workaround`` (one example
+entry each; ``dead_ends`` and ``workarounds`` start empty). The loader reports such keys as
+``info``, never as typos; while ``_draft`` is there and ``workarounds`` is empty, the lint
+reports an error, so ``validate`` accepts the draft once a workaround is filled in.
+
+``verification_tier`` is ``user_written``: a person wrote it from an error they hit, and its
+regex was checked against that real output (the example file); nothing else was checked.
+``ai_generated`` would claim a model wrote it; ``source_checked`` needs a cited source for
+every fix. Like ``ai_generated`` it is not a checked tier.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import re
+import tempfile
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .match import clean_text, is_error_line, strip_prefix
+from .model import compile_regex
+from .patterns import CONFIDENT_LITERALS, literal_length
+
+#: The tier of a record a user writes (see the module's docstring).
+USER_TIER = "user_written"
+#: Keys of a draft that carry guidance, not data (the loader reports ``_`` keys as info).
+DRAFT_KEY, EXAMPLE_DEAD_END_KEY, EXAMPLE_WORKAROUND_KEY = "_draft", "_example_dead_end", "_example_workaround"
+#: The example text saved beside a record: ``<slug>.example.txt``.
+EXAMPLE_SUFFIX = ".example.txt"
+#: The error line is cut to this many characters (at a word) before it becomes a regex.
+MAX_LINE_CHARS = 200
+#: The text saved as the example is at most this long (its end: tracebacks end with the error).
+MAX_EXAMPLE_CHARS = 64 * 1024
+
+
+# -- the error line ---------------------------------------------------------------------
+
+#: Lines that say an error happened but not which: summaries, stack frames, shell prompts.
+_NOISE = re.compile(
+    r"""^(?:\$\ |>>>\ |\#\#\[|\+\ |Traceback\ |File\ "|at\ [\w.$<]|\.\.\.\ \d+\ more
+      | During\ handling | The\ above\ exception)
+    | Process\ completed\ with\ exit\ code | ^make(?:\[\d+\])?:\ \*\*\* | could\ not\ compile
+    | ^exit\ status\ \d+$ | A\ complete\ log\ of\ this\ run | For\ more\ information\ about
+    | \d+\ errors?\ generated | ^error:\ aborting | ^Aborting | returned\ (?:a\ )?non-zero\ exit
+    | ^ERROR:\ Job\ failed | ^\s*\^+\s*$ | ^Error:\ Process\ completed | npm\ ERR!\ (?:code|errno|path|syscall)\b
+    | ^(?:npm|yarn|pnpm)\ ERR!\s*$ | ^note: | ^help: | command\ failed:?\s*$ | ^FAILED\ \(
+    """,
+    re.VERBOSE,
+)
+#: The forms of a specific error message, best first.
+_STRONG = re.compile(
+    r"""^(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception|Fault|Failure)\b:? | ^error\[E\d+\] | ^panic: | ^fatal\ error:
+    | ^fatal: | ^FATAL: | ^Caused\ by: | ^error\ TS\d+ | ^Error:\ | ^ERROR\ \d+ | ^\(error\)\ | ^E:\ | ^error:
+    | ^Error\ from\ server | ^Error\ response\ from\ daemon | ^thread\ '[^']*'\ panicked | Exception\ in\ thread
+    """,
+    re.VERBOSE,
+)
+
+
+#: Lines that match's rules miss but that still read as errors: ``Error [ERR_X]:``, a
+#: compiler's ``file.go:18:2: message``, words of failure.
+_WEAK_ERROR = re.compile(
+    r"""\b(?:error|Error|ERROR)\b | ^[\w./-]+\.\w+:\d+(?::\d+)?:\ \w
+    | \b(?:insufficient|unable|Unable|invalid|Invalid|unsupported|not\ supported|missing|No\ such|no\ such
+    | exceeded|timed\ out|[Kk]illed|[Aa]bort|fail|[Ff]ailed|refused|can't|couldn't|could\ not|[Uu]nknown
+    | mismatch|incompatible|[Cc]onflict|violation|[Ff]orbidden|[Uu]nauthorized|expired|out\ of\ memory
+    | declared\ and\ not\ used|undefined|not\ defined|[Dd]eprecated|[Nn]o\ space)\b
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class ErrorLine:
+    """The line a draft is built from: as written, without log prefixes, its 1-based number."""
+
+    raw: str
+    clean: str
+    number: int
+
+
+def error_line(text: str | bytes) -> ErrorLine | None:
+    """The line of ``text`` that names the error best, or None for text with no words.
+
+    Among lines that look like errors (:func:`errkb_tui.match.is_error_line`), a specific
+    form (``XError: ...``, ``error[E0502]:``, ``panic:``, ``Caused by:``) beats a generic
+    one, a summary (``could not compile``, ``exit code 2``) or a stack frame loses, and a
+    later line beats an earlier one (the final exception of a chain). Without any error
+    line, the last line with words that is not a shell command.
+    """
+    lines = clean_text(text).split("\n")
+    best: tuple[float, ErrorLine] | None = None
+    fallback: ErrorLine | None = None
+    for number, raw in enumerate(lines, start=1):
+        raw = raw.strip()
+        clean = strip_prefix(raw)
+        if len(clean) < 4 or not re.search(r"[A-Za-z]{2}", clean):
+            continue
+        noise = bool(_NOISE.search(clean))
+        candidate = ErrorLine(raw, clean, number)
+        if not noise:
+            fallback = candidate
+        if is_error_line(clean) or is_error_line(raw):
+            score = 10.0 if _STRONG.search(clean) or _STRONG.search(raw) else 5.0
+        elif _WEAK_ERROR.search(clean):
+            score = 3.0
+        else:
+            continue
+        if _STRONG.search(raw) and not _STRONG.search(clean):
+            candidate = ErrorLine(raw, raw, number)  # the prefix was the error's name: ERROR 1045
+        if noise:
+            score -= 8
+        if clean.startswith("Caused by:"):
+            score += 1  # the root of a Java chain
+        if len(clean) < 12:
+            score -= 3
+        score += number / max(1, len(lines))  # later wins a tie
+        if best is None or score >= best[0]:
+            best = (score, candidate)
+    if best is not None and best[0] > 0:
+        return best[1]
+    return fallback if fallback is not None else (best[1] if best else None)
+
+
+# -- generalising a line -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Generalised:
+    """A line made into a regex: ``regex`` matches ``line``; ``signature`` shows the same
+    parts as placeholders; ``groups`` are the named groups' values in ``line``."""
+
+    line: str
+    regex: str
+    signature: str
+    groups: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class _Part:
+    start: int
+    end: int
+    pattern: str  # the regex for the part, RE2 syntax
+    name: str | None = None  # a named group, when a command could use it
+    shown: str = "X"  # how the signature shows an unnamed part
+    prefix: str = ""  # literal text kept before the variable part (inside the span)
+    suffix: str = ""
+
+
+#: Quoted text: '...', "...", `...`, ‘...’, “...” (not an apostrophe inside a word).
+_QUOTED = re.compile(r"""(?<![\w'"`])(?:'([^'\n]{1,200})'|"([^"\n]{1,200})"|`([^`\n]{1,200})`|‘([^’\n]{1,200})’|“([^”\n]{1,200})”)(?!\w)""")
+_URL = re.compile(r"\b(?:https?|wss?|s3|gs|file)://[^\s'\"<>()\[\]{}]+")
+_UUID = re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
+_WIN_PATH = re.compile(r"\b[A-Za-z]:\\(?:[\w.@+~-]+\\)*[\w.@+~-]+")
+_POSIX_PATH = re.compile(r"(?<![\w/.:])(?:~|\.{1,2})?/(?:[\w.@+~-]+/)*[\w.@+~-]+/?|(?<![\w/.:@-])(?:[\w.@+~-]+/)+[\w@+~-]+\.[A-Za-z]\w{0,7}\b")
+_HOST_PORT = re.compile(r"\b(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[0-9a-fA-F:]+\]|[a-z][\w-]*(?:\.[\w-]+)+):(\d{2,5})\b")
+_IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}\b")
+_HEX = re.compile(r"\b0x[0-9a-fA-F]+\b")
+_SHA = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,64}\b")
+_DURATION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(\s?)(ms|us|µs|ns|s|secs?|seconds?|m|mins?|minutes?|h|hours?)\b")
+_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(\s?)([KMGTP]i?B|[kKMGT]|bytes?|B)\b")
+_VERSION = re.compile(r"(?<![\w.])(v?)(\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|alpha|beta|dev|post)\d*)?)(?![\w.]?\d)")
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w]|\.\d)")
+#: Unquoted names some tools print: ``bash: foo: command not found``, pip's requirement.
+_UNQUOTED = [
+    (re.compile(r"(?:^|: )([\w.+-]+): command not found"), "command", r"[\w.+-]+"),
+    (re.compile(r"No matching distribution found for ([\w.-]+)"), "package", r"[\w.-]+"),
+    (re.compile(r"satisfies the requirement ([\w.-]+)"), "package", r"[\w.-]+"),
+    (re.compile(r"pull access denied for ([\w./-]+)"), "image", r"[\w./-]+"),
+    (re.compile(r"on endpoint ([\w.-]+)"), "container", r"[\w.-]+"),
+    (re.compile(r"(?:ClassNotFoundException|NoClassDefFoundError): ([\w$]+(?:[./][\w$]+)+)"), "class", r"[\w./$]+"),
+    (re.compile(r"(?:unknown|invalid) (?:option|flag|argument)[: ]+(-{1,2}[\w-]+)"), "option", r"-{1,2}[\w-]+"),
+]
+#: Words that name a number as the error's identity (kept literal): ``[Errno 13]``, ``ERROR 1045``.
+_CODE_WORDS = re.compile(r"\b(?:errno|error|code|status|signal|exit|http|sqlstate|ora|err|returned)\W{0,2}$", re.I)
+#: Random ids (build refs, request ids): long runs of letters and digits mixed.
+_RANDOM_ID = re.compile(r"\b(?=[a-z0-9]*\d[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]{16,}\b|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]{20,}\b")
+#: Words before a quoted value that make it no command's business (``thread "main"``).
+_UNNAMED_CONTEXT = {"thread"}
+#: A word before a quoted name -> the group's name (and the class of its value).
+_CONTEXT_NAMES = {
+    "module": "module", "modules": "module", "import": "module", "package": "package", "packages": "package",
+    "distribution": "package", "requirement": "package", "attribute": "attribute", "column": "column",
+    "columns": "column", "key": "key", "table": "table", "database": "database", "user": "user",
+    "host": "host", "file": "path", "directory": "path", "path": "path", "folder": "path", "command": "command",
+    "image": "image", "container": "container", "pod": "pod", "pods": "pod", "namespace": "namespace",
+    "namespaces": "namespace", "service": "service", "services": "service", "secret": "secret",
+    "secrets": "secret", "deployment": "deployment", "deployments": "deployment", "node": "node",
+    "nodes": "node", "bucket": "bucket", "branch": "branch", "repository": "repository", "repo": "repository",
+    "remote": "remote", "class": "class", "function": "function", "method": "method", "argument": "argument",
+    "parameter": "argument", "field": "field", "property": "property", "type": "type", "variable": "variable",
+    "resource": "resource", "volume": "volume", "network": "network", "library": "library", "role": "role",
+    "crate": "crate", "feature": "feature", "symbol": "symbol", "index": "index", "topic": "topic",
+    "queue": "queue", "provider": "provider", "plugin": "plugin", "extension": "extension", "dtype": "dtype",
+    "device": "device", "configmap": "configmap", "configmaps": "configmap", "object": "object",
+}
+#: The class of a named group's value, by name (narrow: no space, quote or shell metacharacter).
+_CLASSES = {
+    "module": r"[\w./@-]+", "package": r"[\w.-]+", "path": r"[\w./~@+-]+", "command": r"[\w.+-]+",
+    "image": r"[\w./:@-]+", "class": r"[\w./$]+", "host": r"[\w.-]+", "version": None, "port": r"\d+",
+}
+_DEFAULT_CLASS = r"[\w.:/@+-]+"
+_WORDS_BEFORE = re.compile(r"([A-Za-z_]+)\W*$")
+_IGNORED_WORDS = {"named", "the", "a", "an", "for", "of", "to", "in", "on", "called", "with", "as", "at", "by", "is"}
+
+
+def _escape(text: str) -> str:
+    """``text`` as a literal in RE2 syntax; runs of 2+ spaces match any run of spaces."""
+    out = []
+    for chunk in re.split(r"( {2,})", text):
+        if chunk.startswith("  ") and not chunk.strip():
+            out.append(" +")
+        else:
+            out.append(re.sub(r"([\\.^$|?*+()\[\]{}])", r"\\\1", chunk))
+    return "".join(out)
+
+
+def _context_name(line: str, start: int) -> str | None:
+    before = line[max(0, start - 40):start]
+    if before.rstrip("'\"`").endswith("@"):
+        return "host"
+    words = re.findall(r"[A-Za-z_]+", before)
+    while words and words[-1].lower() in _IGNORED_WORDS:
+        words.pop()
+    if not words:
+        return "host" if before.endswith("@") else None
+    return _CONTEXT_NAMES.get(words[-1].lower())
+
+
+def _last_word(line: str, start: int) -> str:
+    words = re.findall(r"[A-Za-z_]+", line[max(0, start - 40):start])
+    return words[-1].lower() if words else ""
+
+
+def _looks_like_path(value: str) -> bool:
+    return bool(re.fullmatch(r"(?:~|\.{1,2})?/[\w./~@+-]*|[A-Za-z]:\\[\w.\\~@+-]*|(?:[\w.@+~-]+/)+[\w.@+~-]+", value))
+
+
+def _parts(line: str) -> list[_Part]:
+    """The variable parts of ``line``, left to right, not overlapping."""
+    found: list[_Part] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= s or start >= e for s, e in taken)
+
+    def add(part: _Part) -> None:
+        if part.end > part.start and free(part.start, part.end):
+            found.append(part)
+            taken.append((part.start, part.end))
+
+    for regex, name, cls in _UNQUOTED:
+        for m in regex.finditer(line):
+            add(_Part(m.start(1), m.end(1), cls, name))
+    for m in _QUOTED.finditer(line):
+        group = next(i for i in range(1, 6) if m.group(i) is not None)
+        value, start, end = m.group(group), m.start(group), m.end(group)
+        if not free(start, end):
+            continue
+        quote_close = line[end]
+        name = _context_name(line, m.start())
+        unnamed = _last_word(line, m.start()) in _UNNAMED_CONTEXT
+        if name is None and _looks_like_path(value):
+            name = "path"
+        cls = _CLASSES.get(name or "", _DEFAULT_CLASS) or _DEFAULT_CLASS
+        if name == "path" and "\\" in value:
+            cls = r"[\w.\\:~@+-]+"
+        if unnamed or re.fullmatch(cls, value) is None:  # spaces, odd characters: any text to the quote
+            add(_Part(start, end, "[^" + _escape(quote_close) + r"\n]*", None, "X"))
+        else:
+            add(_Part(start, end, cls, name or "name", "X"))
+        taken.append((m.start(), m.end()))  # the quotes stay literal, nothing else goes inside
+    for m in _URL.finditer(line):
+        scheme = m.group().split("://", 1)[0]
+        add(_Part(m.start(), m.end(), r"[^\s'\"<>]+", None, "X", prefix=scheme + "://"))
+    for m in _UUID.finditer(line):
+        add(_Part(m.start(), m.end(), r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"))
+    for m in _WIN_PATH.finditer(line):
+        add(_Part(m.start(), m.end(), r"[A-Za-z]:\\[\w.\\~@+-]+", "path"))
+    for m in _POSIX_PATH.finditer(line):
+        if m.group().count("/") == 1 and m.group().startswith("/") and len(m.group()) < 3:
+            continue
+        add(_Part(m.start(), m.end(), _CLASSES["path"], "path"))
+    for m in _HOST_PORT.finditer(line):
+        if not free(m.start(), m.end()):
+            continue
+        host_end = m.start(1) - 1
+        host = line[m.start():host_end]
+        if host != "localhost":
+            add(_Part(m.start(), host_end, r"\d+(?:\.\d+){3}" if _IP.fullmatch(host) else r"[\w.\[\]:-]+"))
+        add(_Part(m.start(1), m.end(1), r"\d+", "port", "N"))
+    for m in _IP.finditer(line):
+        add(_Part(m.start(), m.end(), r"\d+(?:\.\d+){3}"))
+    for m in _HEX.finditer(line):
+        add(_Part(m.start(), m.end(), r"0x[0-9a-fA-F]+"))
+    for m in _SHA.finditer(line):
+        add(_Part(m.start(), m.end(), r"[0-9a-f]{7,64}"))
+    for m in _RANDOM_ID.finditer(line):
+        add(_Part(m.start(), m.end(), r"[A-Za-z0-9]+"))
+    for m in re.finditer(r"\bport (\d+)\b", line):
+        add(_Part(m.start(1), m.end(1), r"\d+", "port", "N"))
+    for m in _DURATION.finditer(line):
+        number = r"\d+(?:\.\d+)?" if "." in m.group(1) else r"\d+"
+        if m.group(3) in ("ms", "us", "µs", "ns", "s", "m", "h"):  # 9s, 2m, 500ms: the unit varies too
+            add(_Part(m.start(), m.end(), number + (" ?" if m.group(2) else "") + "(?:[mnuµ]?s|m|h)", None, "N"))
+        else:
+            add(_Part(m.start(1), m.end(1), number, None, "N"))
+    for m in re.finditer(r"\bx(\d+)\b", line):  # (x8 over 73s): a repeat count
+        add(_Part(m.start(1), m.end(1), r"\d+", None, "N"))
+    for m in _SIZE.finditer(line):
+        number = r"\d+(?:\.\d+)?" if "." in m.group(1) else r"\d+"
+        if re.fullmatch(r"[kKMGTP]?i?B", m.group(3)):  # 1.95 GiB, 512.00 MiB: the unit varies too
+            add(_Part(m.start(), m.end(), number + (" ?" if m.group(2) else "") + r"[kKMGTP]?i?B", None, "N"))
+        else:
+            add(_Part(m.start(1), m.end(1), number, None, "N"))
+    for m in _VERSION.finditer(line):
+        value = m.group(2)
+        before = line[max(0, m.start() - 12):m.start()]
+        contextual = bool(m.group(1)) or re.search(r"(?:version|==|>=|<=|@|python|node|go|v)\s*$", before, re.I)
+        if value.count(".") >= 2 or contextual or re.search(r"[-_]$", before):
+            add(_Part(m.start(2), m.end(2), r"\d+(?:\.\d+)+(?:[-.]?[a-z]+\d*)?", "version", "X"))
+    for m in _NUMBER.finditer(line):
+        before = line[:m.start()]
+        if _CODE_WORDS.search(before) or re.search(r"\(\d{5}\)$", line[m.start() - 1:m.end() + 1]):
+            continue  # an error code: the error's identity, kept literal
+        value = m.group().lstrip("-")
+        start = m.start() + (len(m.group()) - len(value))
+        add(_Part(start, m.end(), r"\d+(?:\.\d+)?" if "." in value else r"\d+", None, "N"))
+    found.sort(key=lambda p: p.start)
+    return found
+
+
+def _cut(line: str, limit: int = MAX_LINE_CHARS) -> str:
+    """``line`` up to ``limit`` characters: at the end of a sentence after 60, else at a word."""
+    if len(line) <= limit:
+        return line
+    head = line[:limit]
+    sentence = max(head.rfind(". "), head.rfind("; "))
+    if sentence >= 60:
+        return head[:sentence + 1]
+    space = head.rfind(" ")
+    return head[:space] if space >= 60 else head
+
+
+def generalise(line: str) -> Generalised:
+    """``line`` as a regex with its variable parts as classes (see the module's docstring).
+
+    Always RE2-valid and matching ``line`` (cut to ``MAX_LINE_CHARS``); if the generalised
+    form would be too generic or fail, the line itself, escaped, is used instead.
+    """
+    line = _cut(" ".join(line.split()) if "\t" in line else line.strip())
+    regex_parts: list[str] = []
+    shown: list[str] = []
+    groups: dict[str, str] = {}
+    position = 0
+    for part in _parts(line):
+        literal = line[position:part.start]
+        regex_parts.append(_escape(literal))
+        shown.append(literal)
+        value = line[part.start:part.end]
+        body = part.pattern
+        if part.prefix and value.startswith(part.prefix):
+            regex_parts.append(_escape(part.prefix))
+            shown.append(part.prefix)
+        name = part.name
+        if name is not None and name in groups:
+            name = None  # each name once: RE2 fills only the first group of a name
+        if name is not None:
+            groups[name] = value
+            regex_parts.append(f"(?P<{name}>{body})")
+            shown.append("{=" + name + "}")
+        else:
+            regex_parts.append(body)
+            shown.append(part.shown)
+        position = part.end
+    regex_parts.append(_escape(line[position:]))
+    shown.append(line[position:])
+    regex = "".join(regex_parts)
+    signature = "".join(shown)
+    if not _usable(regex, line):
+        return Generalised(line, _escape(line), line, {})
+    return Generalised(line, regex, signature, groups)
+
+
+def _usable(regex: str, line: str) -> bool:
+    try:
+        compiled = compile_regex(regex)
+    except ValueError:
+        return False
+    return literal_length(regex) >= CONFIDENT_LITERALS and compiled.search(line) is not None
+
+
+# -- domain, category, versions ----------------------------------------------------------
+
+#: ``(domain, evidence)``: the first whose pattern is found in the text names the domain.
+_DOMAINS: list[tuple[str, re.Pattern[str]]] = [
+    ("rust", re.compile(r"^error\[E\d{4}\]|\bcargo (?:build|run|test)\b|^\s*--> [\w/.-]+\.rs:\d+|thread '[^']*' panicked at", re.M)),
+    ("typescript", re.compile(r"\berror TS\d+:|\btsc\b")),
+    ("terraform", re.compile(r"\bterraform\b|^│ Error:|registry\.terraform\.io", re.M)),
+    ("kubernetes", re.compile(r"\bkubectl\b|Error from server \(|\bCrashLoopBackOff\b|\bImagePullBackOff\b|\bkubelet\b")),
+    ("docker", re.compile(r"\bdocker\b|Dockerfile|Error response from daemon|failed to solve:|\bBuildKit\b", re.I)),
+    ("aws", re.compile(r"\baws (?:s3|sts|ec2|iam|lambda|ecr|eks|configure)\b|An error occurred \(\w+\) when calling|arn:aws:")),
+    ("react", re.compile(r"\bHydration failed\b|\breact-dom\b|Minified React error|Invalid hook call|\bNext\.js\b")),
+    ("node", re.compile(r"npm ERR!|npm error|node:internal|Cannot find module|\bNode\.js v\d+|\bat Module\._|\bnode_modules/|Require stack:|\bnode v?\d+|ERR_[A-Z_]+\b")),
+    ("go", re.compile(r"^panic: |^goroutine \d+ \[|\bgo: |\.go:\d+|^fatal error: all goroutines", re.M)),
+    ("java", re.compile(r"\bjava\.\w+\.|Exception in thread \"|^\s+at [\w.$]+\([\w$]+\.java:\d+\)|\bmvn\b|\bgradle\b", re.M)),
+    ("redis", re.compile(r"^\(error\) |\bredis-cli\b|\bMISCONF\b|\bWRONGTYPE\b", re.M)),
+    ("mysql", re.compile(r"^ERROR \d{4} \(\w{5}\)|\bmysql\b|\bMariaDB\b", re.M)),
+    ("postgres", re.compile(r"\bpsql\b|\bpsycopg2?\b|\bpostgres(?:ql)?\b|\bpg_\w+|asyncpg", re.I)),
+    ("sqlite", re.compile(r"\bsqlite3?\b", re.I)),
+    ("pip", re.compile(r"\bpip (?:install|download)\b|pip's dependency resolver|No matching distribution found|Could not build wheels|\bpip\._internal")),
+    ("git", re.compile(r"^fatal: |^error: (?:failed to push|pathspec|Your local changes)|\bgit (?:push|pull|clone|fetch|checkout|merge|rebase|commit|describe)\b", re.M)),
+]
+#: Python packages (in paths or module names) whose errors have a domain of their own.
+_PY_PACKAGES = [("pytorch", "torch"), ("tensorflow", "tensorflow"), ("jax", "jax"), ("transformers", "transformers"),
+                ("sklearn", "sklearn"), ("pandas", "pandas"), ("numpy", "numpy")]
+_PYTHON = re.compile(r"Traceback \(most recent call last\)|^\s*File \"[^\"]+\", line \d+|^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): |\bpython\d?(?:\.\d+)?\b", re.M)
+_LINUX = re.compile(r"\bcommand not found\b|\bssh\b|\bnc: |Connection refused|Permission denied|No such file or directory|\bsudo\b|\bapt(?:-get)?\b|Segmentation fault|\bsystemctl\b")
+_CUDA = re.compile(r"\bCUDA\b|\bcuDNN\b|\bCUBLAS\b|\bnvidia-smi\b|\bNVIDIA\b")
+
+
+def guess_domain(text: str, line: str = "") -> str:
+    """The KB domain the text's error most likely belongs to (``misc`` when nothing says)."""
+    text = clean_text(text)
+    if line and re.search(r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning): ", line) and _PYTHON.search(text):
+        python = True
+    else:
+        python = False
+    for domain, evidence in _DOMAINS:
+        if python and domain in ("docker", "node", "git", "mysql", "aws"):
+            continue  # a Python exception mentioning them (a client library) is Python's
+        if evidence.search(line) or (not python and evidence.search(text)):
+            return domain
+    if python or _PYTHON.search(text):
+        for domain, package in _PY_PACKAGES:
+            if re.search(rf"(?:site-packages|dist-packages)[/\\]{package}[/\\]|\b{package}\.\w+(?:Error|Exception)\b|^\s*import {package}\b", text, re.M):
+                return domain
+        if _CUDA.search(line):
+            return "cuda"
+        for domain, evidence in _DOMAINS:
+            if domain in ("postgres", "sqlite", "mysql", "redis") and evidence.search(line):
+                return domain
+        return "python"
+    if _CUDA.search(text):
+        return "cuda"
+    if _LINUX.search(text):
+        return "linux"
+    return "misc"
+
+
+#: Exception types (or words of the message) -> category, as the bundled KB names them.
+_CATEGORIES = [
+    (r"ModuleNotFoundError|ImportError|Cannot find module|ClassNotFoundException|NoClassDefFoundError|cannot find package|unresolved import|error TS2307", "import_error"),
+    (r"SyntaxError|IndentationError|TabError|ParseError|Unexpected token", "syntax_error"),
+    (r"TypeError|ClassCastException|mismatched types|error TS2\d{3}", "type_error"),
+    (r"AttributeError|has no attribute", "attribute_error"),
+    (r"ValueError|NumberFormatException|IllegalArgumentException", "value_error"),
+    (r"KeyError|IndexError|ArrayIndexOutOfBounds|index out of range", "runtime_error"),
+    (r"UnicodeDecodeError|UnicodeEncodeError|codec can't", "encoding_error"),
+    (r"PermissionError|Permission denied|EACCES|AccessDenied|Access denied|not authorized|Forbidden|403", "permission_error"),
+    (r"ConnectionRefused|Connection refused|ECONNREFUSED|ConnectTimeout|timed out|ETIMEDOUT|getaddrinfo|Name or service not known|SSLError|CERTIFICATE_VERIFY_FAILED|\bdial tcp\b", "network_error"),
+    (r"MemoryError|OutOfMemory|out of memory|OOMKilled|No space left|Too many open files|resource exhausted", "resource_error"),
+    (r"Unauthorized|401|authentication failed|ExpiredToken|credentials", "auth_error"),
+    (r"deadlock|database is locked|race|concurrent|ConcurrentModification", "concurrency_error"),
+    (r"error\[E\d+\]|could not compile|compil", "compile_error"),
+    (r"panic:|panicked", "panic"),
+    (r"dependency|resolver|conflict|ResolutionImpossible|ERESOLVE|No matching distribution|Could not build wheels", "install_error"),
+    (r"[Cc]onfig|invalid option|unknown flag|Unrecognized", "config_error"),
+    (r"command not found|not recognized as", "environment_error"),
+    (r"Warning\b", "runtime_warning"),
+]
+
+
+def guess_category(line: str) -> str:
+    """The category the error line's exception type (or wording) suggests; ``runtime_error``."""
+    for pattern, category in _CATEGORIES:
+        if re.search(pattern, line):
+            return category
+    return "runtime_error"
+
+
+_VERSION_CLUES = {
+    "python": [re.compile(r"python(\d\.\d{1,2})\b"), re.compile(r"\bPython (\d\.\d{1,2})(?:\.\d+)?\b")],
+    "node": [re.compile(r"\bnode(?:\.js)? ?v(\d+(?:\.\d+)?)", re.I)],
+    "go": [re.compile(r"\bgo(1\.\d+)(?:\.\d+)?\b")],
+    "rust": [re.compile(r"\brustc (1\.\d+)(?:\.\d+)?\b")],
+}
+
+
+def guess_versions(text: str, domain: str) -> list[str]:
+    """Versions the text shows: of the interpreter (``python3.11`` in paths, ``node v20``,
+    ``go1.22``) and of the domain's own package in paths (``torch-2.3.1``, ``numpy/1.26``)."""
+    text = clean_text(text)
+    found: dict[str, None] = {}
+    package = dict(_PY_PACKAGES).get(domain, domain)
+    own = re.compile(rf"\b{re.escape(package)}[-=@ /]=?v?(\d+\.\d+(?:\.\d+)?)\b", re.I)
+    for match in own.finditer(text):
+        found.setdefault(match.group(1), None)
+    for clue in _VERSION_CLUES.get(_INTERPRETER.get(domain, ""), ()):
+        for match in clue.finditer(text):
+            found.setdefault(match.group(1), None)
+    return list(found)[:8]
+
+
+#: The domains whose versions are those of an interpreter or toolchain the text may show.
+_INTERPRETER = {"python": "python", "pip": "python", "node": "node", "react": "node", "typescript": "node",
+                "go": "go", "rust": "rust"}
+
+
+# -- the record ----------------------------------------------------------------------------
+
+_STOP = {"a", "an", "the", "of", "to", "in", "on", "for", "is", "was", "be", "and", "or", "at", "by", "with",
+         "from", "this", "that", "it", "x", "n", "error", "errors"}
+
+
+def slug_for(signature: str, limit: int = 6) -> str:
+    """A file-safe slug from the fixed words of ``signature``: ``no-module-named``."""
+    text = re.sub(r"\{=[^}]*\}", " ", signature)
+    words = [w for w in re.findall(r"[a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", text).lower())
+             if w not in _STOP and not w.isdigit()]
+    slug = "-".join(words[:limit])[:60].strip("-")
+    return slug or "error"
+
+
+def unique_id(domain: str, slug: str, taken: Callable[[str], bool]) -> str:
+    """``domain/slug``, or ``domain/slug-2``, ``-3``... : the first for which ``taken`` is False."""
+    candidate, number = f"{domain}/{slug}", 1
+    while taken(candidate):
+        number += 1
+        candidate = f"{domain}/{slug}-{number}"
+    return candidate
+
+
+def record_path(folder: Path, record_id: str) -> Path:
+    """Where record ``record_id`` lives in a KB folder: ``<folder>/<domain>/<slug>.json``."""
+    domain, slug = record_id.split("/", 1)
+    return Path(folder) / domain / f"{slug}.json"
+
+
+def example_path(path: Path) -> Path:
+    """The example text beside record file ``path``: ``<slug>.example.txt``."""
+    return path.with_name(path.name[: -len(path.suffix)] + EXAMPLE_SUFFIX if path.suffix else path.name + EXAMPLE_SUFFIX)
+
+
+@dataclass
+class Draft:
+    """A draft record (``record``, JSON data in the seed's key order), the text it came from
+    (``example``), its error line and the generalised form of that line."""
+
+    record: dict[str, Any]
+    example: str
+    line: ErrorLine
+    generalised: Generalised
+
+    @property
+    def id(self) -> str:
+        return self.record["id"]
+
+    def to_json(self) -> str:
+        """The record as the JSON text written to its file (2-space indent, UTF-8 as is)."""
+        return json.dumps(self.record, ensure_ascii=False, indent=2) + "\n"
+
+
+def build_draft(text: str | bytes, *, taken: Callable[[str], bool] | Collection[str] = (),
+                today: datetime.date | None = None) -> Draft | None:
+    """A draft record for the error in ``text``; None when the text holds no line with words.
+
+    ``taken`` says which ids are in use (a set of ids, or a function such as
+    ``lambda id: id in kb.by_id or record_path(folder, id).exists()``); the draft's id is
+    the first of ``domain/slug``, ``-2``, ``-3``... not taken.
+    """
+    cleaned = clean_text(text)
+    line = error_line(cleaned)
+    if line is None:
+        return None
+    general = generalise(line.clean)
+    domain = guess_domain(cleaned, line.clean)
+    category = guess_category(line.clean)
+    is_taken = taken if callable(taken) else (lambda value, ids=frozenset(taken): value in ids)
+    record_id = unique_id(domain, slug_for(general.signature), is_taken)
+    today = today or datetime.date.today()
+    versions = [{"version": v, "introduced": None, "deprecated": None, "removed": None,
+                 "behavior_change": None, "status": "active"} for v in guess_versions(cleaned, domain)]
+    group = next(iter(general.groups), None)
+    how = (f"the command or code to copy; {{={group}}} is filled from the error ({group} = "
+           f"{general.groups[group]!r} here)" if group else "the command or code to copy")
+    record: dict[str, Any] = {
+        DRAFT_KEY: ("A draft: write root_cause and at least one workaround (copy "
+                    f"{EXAMPLE_WORKAROUND_KEY} into workarounds, then edit it), check that regex "
+                    "and signature say what every copy of this error says, then delete the keys "
+                    "that start with _. The error's text is in the .example.txt file beside this one."),
+        "id": record_id,
+        "signature": general.signature,
+        "signature_zh": None,
+        "regex": general.regex,
+        "domain": domain,
+        "category": category,
+        "subcategory": None,
+        "root_cause": "",
+        "root_cause_type": "generic",
+        "root_cause_zh": None,
+        "versions": versions,
+        "os_specific": {},
+        "dead_ends": [],
+        EXAMPLE_DEAD_END_KEY: {"action": "An approach people try that does not fix it", "why_fails":
+                               "Why it does not help", "fail_rate": 0.7, "condition": "", "sources": []},
+        "workarounds": [],
+        EXAMPLE_WORKAROUND_KEY: {"action": "What worked, in one sentence", "success_rate": 0.8, "how": how,
+                                 "condition": "", "sources": []},
+        "workarounds_zh": [],
+        "transition_graph": {"leads_to": [], "preceded_by": [], "frequently_confused_with": []},
+        "official_doc_url": None,
+        "official_doc_section": None,
+        "error_code": _error_code(line.clean),
+        "verification_tier": USER_TIER,
+        "confidence": 0.5,
+        "fix_success_rate": 0.0,
+        "resolvable": "partial",
+        "first_seen": today.isoformat(),
+        "last_confirmed": today.isoformat(),
+        "last_updated": today.isoformat(),
+        "evidence_count": 0,
+        "tags": [],
+        "locale": "en",
+        "aliases": [],
+    }
+    return Draft(record, cleaned[-MAX_EXAMPLE_CHARS:].strip("\n") + "\n", line, general)
+
+
+def _error_code(line: str) -> str | None:
+    found = re.search(r"error\[(E\d{4})\]|error (TS\d+)|^ERROR (\d{4})\b|\[Errno (\d+)\]|\b(ERR_[A-Z_]+)\b|\b(E[A-Z]{3,})\b:", line)
+    if not found:
+        return None
+    value = next(g for g in found.groups() if g)
+    return f"Errno {value}" if "[Errno" in found.group() else value
+
+
+def is_draft(record: Any) -> bool:
+    """Whether a record (a :class:`~errkb_tui.model.Record` or its JSON data) is still marked a draft."""
+    extra = record if isinstance(record, dict) else (getattr(record, "__pydantic_extra__", None) or {})
+    return DRAFT_KEY in extra
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def atomic_write(path: Path, text: str, *, overwrite: bool = True) -> Path:
+    """Write ``text`` to ``path`` through a temporary file in its folder and ``os.replace``
+    (a reader sees the old file or the new one, never half of one). With ``overwrite``
+    False, raise ``FileExistsError`` if ``path`` exists (checked last, just before the
+    rename; not a lock). Creates the folder."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        if not overwrite:
+            try:
+                os.link(temp, path)  # fails if path exists: no race with another writer
+            except FileExistsError:
+                raise
+            except OSError:  # no hard links here (some filesystems): a plain check
+                if path.exists():
+                    raise FileExistsError(str(path)) from None
+                os.replace(temp, path)
+            else:
+                os.unlink(temp)
+        else:
+            os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+    return path
+
+
+def write_draft(draft: Draft, folder: Path, *, text: str | None = None, overwrite: bool = False) -> Path:
+    """Write the draft's record (``text``: its JSON as edited, else :meth:`Draft.to_json`)
+    to ``<folder>/<domain>/<slug>.json`` and its example beside it; the record's path.
+    Never replaces an existing record unless ``overwrite`` (``FileExistsError``)."""
+    path = record_path(folder, draft.id)
+    atomic_write(path, text if text is not None else draft.to_json(), overwrite=overwrite)
+    atomic_write(example_path(path), draft.example)
+    return path
+
+
+def save_to_drafts(text: str, example: str, record_id: str, drafts: Path) -> Path:
+    """Keep a record's text (valid or not) under the drafts folder, never matched: the
+    path written. A name already used gets ``-2``, ``-3``...: nothing is overwritten."""
+    base = record_path(drafts, record_id if "/" in record_id else f"misc/{record_id}")
+    path, number = base, 1
+    while path.exists() or example_path(path).exists():
+        number += 1
+        path = base.with_name(f"{base.stem}-{number}{base.suffix}")
+    atomic_write(path, text, overwrite=False)
+    atomic_write(example_path(path), example)
+    return path
+
+
+def example_matches(regex: str, example: str) -> bool:
+    """Whether ``regex`` matches a line of ``example`` as the matcher reads it (each line as
+    written and without log prefixes)."""
+    try:
+        compiled = compile_regex(regex)
+    except ValueError:
+        return False
+    for raw in clean_text(example).split("\n"):
+        raw = raw.strip()
+        if compiled.search(raw) is not None or compiled.search(strip_prefix(raw)) is not None:
+            return True
+    return False
+
+
+def ids_in(folder: Path) -> Iterable[str]:
+    """Ids of the one-record files of a KB folder (``<domain>/<slug>.json``), by file name."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    return [f"{p.parent.name}/{p.stem}" for p in folder.glob("*/*.json")]
+
+
+__all__ = ["DRAFT_KEY", "Draft", "EXAMPLE_DEAD_END_KEY", "EXAMPLE_SUFFIX", "EXAMPLE_WORKAROUND_KEY",
+           "ErrorLine", "Generalised", "USER_TIER", "atomic_write", "build_draft", "error_line",
+           "example_matches", "example_path", "generalise", "guess_category", "guess_domain",
+           "guess_versions", "ids_in", "is_draft", "record_path", "save_to_drafts", "slug_for",
+           "unique_id", "write_draft"]
