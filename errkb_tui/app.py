@@ -10,10 +10,11 @@ searching a large KB, matching, clipboard calls) runs in workers that post messa
 from __future__ import annotations
 
 import datetime
+import os
 from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -27,12 +28,16 @@ from .kb import KB, Source
 from .loader import load_kb
 from .match import Match, Matcher
 from .messages import (
-    ClipboardChanged, CopyRequested, FacetChosen, HistoryStep, KBLoaded, LoadProgress, MatchesFound, MatchRequested,
-    QueryChanged, RecordChosen, SearchDone, WatcherFailing, WatcherStopped,
+    ClipboardChanged, CopyRequested, EvidenceLoaded, FacetChosen, FixCopied, FollowUpAnswered, HistoryStep, KBLoaded,
+    LoadProgress, MatchesFound, MatchRequested, OutcomeMarked, QueryChanged, RecordChosen, SearchDone, WatcherFailing,
+    WatcherStopped,
 )
+from .model import DeadEnd, Record, Workaround
+from .outcomes import item_hash
 from .search import SearchIndex, SearchResult
-from .state import ALL, EMPTY, Cause, Facet, MatchContext, Results, Selection
+from .state import ALL, EMPTY, Cause, Facet, FollowUp, MatchContext, Results, Selection
 from .text import cell_truncate
+from .trust import Evidence
 from .userdata import cache_dir
 from .watcher import ClipboardPoller, WatcherCallbacks
 
@@ -43,7 +48,11 @@ INLINE_SEARCH_RECORDS = 20_000
 CLOSE_SCORE = 0.04
 #: The reactives every record screen is given (see :meth:`ErrKBApp.bind_state`).
 STATE = ("kb", "loaded", "results", "search_text", "facet", "selection", "lang", "watching", "last_match",
-         "records_read")
+         "records_read", "evidence", "followup")
+#: Seconds between checks of the outcomes log for lines another instance appended.
+OUTCOMES_RECHECK = 5.0
+#: How a recorded outcome is put in its toast.
+VERDICT_WORDS = {"worked": "worked", "failed": "did not work", "tried_failed": "tried, failed"}
 
 
 class ErrKBApp(App[int]):
@@ -83,6 +92,11 @@ class ErrKBApp(App[int]):
     """Records read so far while the KB loads."""
     loaded: reactive[bool] = reactive(False)
     """Whether the whole KB is loaded (False while only its first records are)."""
+    evidence: reactive[Evidence | None] = reactive(None)
+    """The user's outcomes and a team's counts (None until read); a new value each time
+    they change, so every view bound to it follows."""
+    followup: reactive[FollowUp | None] = reactive(None)
+    """The one question after a copy: did that fix work? (None: nothing to ask)."""
 
     def __init__(
         self,
@@ -115,6 +129,8 @@ class ErrKBApp(App[int]):
         self._search_keep: str | None = None
         self._search_held = 0
         self._search_wanted = False
+        self._copied: dict[str, str] = {}  # record id -> hash of the workaround last copied
+        self._outcomes_stamp: tuple[int, int, int] | None = None
         self.poller = ClipboardPoller(self.system_clipboard, watch_interval, WatcherCallbacks(
             text=lambda text: self.post_message(ClipboardChanged(text)),
             unavailable=lambda reason: self.post_message(WatcherStopped(reason)),
@@ -142,6 +158,7 @@ class ErrKBApp(App[int]):
         else:
             self._load()
         self.watching = self._want_watch
+        self.set_interval(OUTCOMES_RECHECK, self.reload_outcomes, name="outcomes recheck")
 
     def on_unmount(self) -> None:
         self.poller.stop()
@@ -180,6 +197,7 @@ class ErrKBApp(App[int]):
         if errors:
             self.notify(f"{errors} problem(s) while loading the KB; press ! to see them",
                         severity="warning", markup=False)
+        self._read_outcomes(list(kb.sources))
         if self.initial_text is not None:
             text, self.initial_text = self.initial_text, None
             self.match_text(text, "pipe")
@@ -414,11 +432,102 @@ class ErrKBApp(App[int]):
     def _select_match(self, match: Match, origin: str) -> None:
         already = self.selection.id == match.id
         self.last_match = MatchContext(match, origin)
+        self._ask_about_copied_fix(match.id)
         if already and origin == "clipboard":
             return  # already in front of the user: no jump, no toast
         self.select(match.id, "match", reveal=True)
         line = cell_truncate(match.line, 90)
         self.notify(line, title=f"Matched {_ORIGIN_WORDS[origin]} → {match.id}", markup=False, timeout=6)
+
+    # -- outcomes: what worked for the user, what a team counted -------------------------
+
+    @work(thread=True, exclusive=True, group="outcomes", exit_on_error=False, name="reading outcomes")
+    def _read_outcomes(self, sources: list[Source]) -> None:
+        """Read the user's log and the team files of ``sources`` (after each full KB load)."""
+        evidence = Evidence.load(sources)
+        self.post_message(EvidenceLoaded(evidence, _stamp(evidence.user.path)))
+
+    def reload_outcomes(self) -> None:
+        """Pick up lines another running instance appended to the log (timer, app focus)."""
+        if self.evidence is not None:
+            self._reread_outcomes(self.evidence, self._outcomes_stamp)
+
+    def on_app_focus(self, event: events.AppFocus) -> None:
+        self.reload_outcomes()
+
+    @work(thread=True, exclusive=True, group="outcomes-reread", exit_on_error=False, name="re-reading outcomes")
+    def _reread_outcomes(self, evidence: Evidence, stamp: tuple[int, int, int] | None) -> None:
+        now = _stamp(evidence.user.path)  # before reading: a line appended meanwhile is read next time
+        if now == stamp:
+            return
+        evidence.reload()
+        self.post_message(EvidenceLoaded(Evidence(evidence.user, evidence.team), now))
+
+    @on(EvidenceLoaded)
+    def _evidence_loaded(self, message: EvidenceLoaded) -> None:
+        first = self.evidence is None
+        self._outcomes_stamp = message.stamp
+        self.evidence = message.evidence  # a new object: bound views re-render
+        if message.marked:
+            self.notify(message.marked, title="Recorded in your outcomes", markup=False, timeout=4)
+        bad = len(message.evidence.problems)
+        if first and bad:
+            self.notify(f"{bad} bad line(s) in the outcomes files were skipped; press ! to see them",
+                        severity="warning", markup=False)
+
+    @on(OutcomeMarked)
+    def _outcome_marked(self, message: OutcomeMarked) -> None:
+        record = self.kb.get(message.record_id) if self.kb is not None else None
+        items: list = []
+        if record is not None:
+            items = record.workarounds if message.item_kind == "workaround" else record.dead_ends
+        if not 0 <= message.index < len(items):
+            self.notify("That fix is no longer in the record: nothing recorded.", severity="warning", markup=False)
+        elif self.evidence is None:
+            self.notify("Your outcomes are still being read: try again in a moment.", severity="warning",
+                        markup=False)
+        else:
+            self._mark(self.evidence, record, items[message.index], message.verdict)
+
+    @work(thread=True, group="outcomes-mark", exit_on_error=False, name="recording the outcome")
+    def _mark(self, evidence: Evidence, record: Record, item: Workaround | DeadEnd, verdict: str) -> None:
+        stamp = _stamp(evidence.user.path)
+        try:
+            evidence.mark(record.id, item, verdict)  # appends, fsyncs, then re-reads the log
+        except (OSError, ValueError) as exc:
+            self.call_from_thread(self.notify, f"Could not record the outcome in {evidence.user.path}: {exc}",
+                                  severity="error", markup=False, timeout=8)
+            return
+        what = cell_truncate(" ".join((item.action or item.why_fails).split()), 50)
+        marked = f"{what}: {VERDICT_WORDS.get(verdict, verdict)}\n{evidence.label(record.id, item)}"
+        self.post_message(EvidenceLoaded(Evidence(evidence.user, evidence.team), stamp, marked))
+
+    @on(FixCopied)
+    def _fix_copied(self, message: FixCopied) -> None:
+        self._copied[message.record_id] = message.fix_hash
+
+    def _ask_about_copied_fix(self, record_id: str) -> None:
+        """The same error again after a fix was copied for it: ask once whether it worked."""
+        fix_hash = self._copied.pop(record_id, None)
+        record = self.kb.get(record_id) if fix_hash and self.kb is not None else None
+        if record is not None:
+            workaround = next((w for w in record.workarounds if item_hash(w) == fix_hash), None)
+            if workaround is not None:
+                self.followup = FollowUp(record_id, fix_hash, workaround.action)
+
+    def watch_selection(self, selection: Selection) -> None:
+        if self.followup is not None and selection.id != self.followup.record_id:
+            self.followup = None  # asked once, not answered: dropped
+
+    @on(FollowUpAnswered)
+    def _followup_answered(self, message: FollowUpAnswered) -> None:
+        followup, self.followup = self.followup, None
+        record = self.kb.get(followup.record_id) if followup is not None and self.kb is not None else None
+        if record is not None:
+            hashes = [item_hash(w) for w in record.workarounds]
+            if followup.fix_hash in hashes:
+                self.post_message(OutcomeMarked(record.id, "workaround", hashes.index(followup.fix_hash),
+                                                message.verdict))
 
     # -- actions -------------------------------------------------------------------------
 
@@ -448,7 +557,8 @@ class ErrKBApp(App[int]):
         from .screens.problems import ProblemsScreen
 
         if self.kb is not None:
-            self.push_screen(ProblemsScreen(self.kb.problems))
+            outcomes = self.evidence.problems if self.evidence is not None else []
+            self.push_screen(ProblemsScreen([*self.kb.problems, *outcomes]))
 
     def action_open_detail(self) -> None:
         """Show the selected record over the whole terminal (narrow terminals)."""
@@ -456,6 +566,15 @@ class ErrKBApp(App[int]):
 
         if self.selection.id is not None and not isinstance(self.screen, DetailScreen):
             self.push_screen(self.bind_state(DetailScreen(today=self.today)))
+
+
+def _stamp(path) -> tuple[int, int, int] | None:
+    """The file's (inode, size, mtime in ns); None if it is missing or unreadable."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_ino, stat.st_size, stat.st_mtime_ns
 
 
 _ORIGIN_WORDS = {"clipboard": "copied error", "paste": "pasted text", "pipe": "piped text", "start": "copied error"}

@@ -15,6 +15,7 @@ from .screens.browser import BrowserScreen
 from .screens.detail import DetailScreen
 from .screens.record import RECORD_BINDINGS
 from .widgets.detail import DetailPane, RelatedLink, WorkaroundCard
+from .widgets.evidence import DeadEndCard
 from .widgets.record_list import RecordList
 
 #: How keys are written for people.
@@ -24,6 +25,7 @@ KEY_NAMES = {
     "left": "←", "right": "→", "pageup": "PgUp", "pagedown": "PgDn", "home": "Home", "end": "End",
     "left_square_bracket": "[", "right_square_bracket": "]", "left_curly_bracket": "{",
     "right_curly_bracket": "}", "alt+left": "alt+←", "alt+right": "alt+→", "space": "Space",
+    "plus": "+", "minus": "-",
 }
 
 
@@ -62,7 +64,7 @@ def key_groups(app_bindings: Iterable[Binding], palette_key: str,
     return [
         ("Anywhere", anywhere),
         ("Record list", _rows([*browser, *RecordList.BINDINGS], keymap)),
-        ("Detail", _rows([*RECORD_BINDINGS, *WorkaroundCard.BINDINGS, *RelatedLink.BINDINGS,
+        ("Detail", _rows([*RECORD_BINDINGS, *WorkaroundCard.BINDINGS, *DeadEndCard.BINDINGS, *RelatedLink.BINDINGS,
                           *DetailPane.BINDINGS, *DetailScreen.BINDINGS[:1]], keymap)),
     ]
 

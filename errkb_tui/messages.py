@@ -15,6 +15,7 @@ from .kb import KB
 from .match import Match
 from .search import SearchIndex, SearchResult
 from .state import Cause, Facet
+from .trust import Evidence
 
 
 @dataclass
@@ -136,7 +137,51 @@ class CopyRequested(Message):
     what: str
 
 
+@dataclass
+class OutcomeMarked(Message):
+    """The user marked a fix of ``record_id``: ``item_kind`` ``workaround`` or ``dead_end``,
+    ``index`` its position in the record's own list (not the displayed order), and
+    ``verdict`` ``worked`` / ``failed`` (a workaround) or ``tried_failed`` (a dead end)."""
+
+    record_id: str
+    item_kind: str
+    index: int
+    verdict: str
+
+
+@dataclass
+class EvidenceLoaded(Message):
+    """The outcomes were read or written (a worker's result): a new value for the state.
+
+    ``stamp`` is the log file's (inode, size, mtime) taken before it was read, so a later
+    re-read can skip an unchanged file; ``marked`` says what was just recorded (for the
+    toast), if anything."""
+
+    evidence: Evidence
+    stamp: tuple[int, int, int] | None = None
+    marked: str = ""
+
+
+@dataclass
+class FixCopied(Message):
+    """A workaround's command of ``record_id`` was copied (``fix_hash``: its item hash).
+
+    Copying is not an outcome; it lets the app ask once, the next time the same error is
+    matched, whether that fix worked."""
+
+    record_id: str
+    fix_hash: str
+
+
+@dataclass
+class FollowUpAnswered(Message):
+    """The answer to "did the fix you copied work?": ``worked`` or ``failed``."""
+
+    verdict: str
+
+
 __all__ = [
-    "ClipboardChanged", "CopyRequested", "FacetChosen", "HistoryStep", "KBLoaded", "LoadProgress",
-    "MatchRequested", "MatchesFound", "QueryChanged", "RecordChosen", "SearchDone", "WatcherFailing", "WatcherStopped",
+    "ClipboardChanged", "CopyRequested", "EvidenceLoaded", "FacetChosen", "FixCopied", "FollowUpAnswered",
+    "HistoryStep", "KBLoaded", "LoadProgress", "MatchRequested", "MatchesFound", "OutcomeMarked", "QueryChanged",
+    "RecordChosen", "SearchDone", "WatcherFailing", "WatcherStopped",
 ]

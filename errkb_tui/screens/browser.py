@@ -46,9 +46,9 @@ class BrowserScreen(RecordScreen):
             yield FacetTree(id="facets").data_bind(screen.kb, screen.facet)
             with Vertical(id="middle"):
                 yield Input(placeholder="/ filter: words, domain:, tag:", id="filter")
-                yield RecordList(id="list").data_bind(screen.results, screen.selection)
+                yield RecordList(id="list").data_bind(screen.results, screen.selection, screen.evidence)
             yield DetailPane(today=self.today, id="detail").data_bind(
-                screen.kb, screen.selection, screen.lang, screen.last_match)
+                screen.kb, screen.selection, screen.lang, screen.last_match, screen.evidence, screen.followup)
         yield Footer()
 
     def on_mount(self) -> None:

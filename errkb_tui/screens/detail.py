@@ -22,7 +22,7 @@ class DetailScreen(RecordScreen):
         yield StatusHeader(id="status").data_bind(screen.kb, screen.loaded, screen.results, screen.records_read,
                                                   screen.watching)
         yield DetailPane(today=self.today, id="detail-full").data_bind(
-                screen.kb, screen.selection, screen.lang, screen.last_match)
+                screen.kb, screen.selection, screen.lang, screen.last_match, screen.evidence, screen.followup)
         yield Footer()
 
     def on_mount(self) -> None:

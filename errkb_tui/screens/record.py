@@ -15,10 +15,12 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from ..kb import KB
-from ..messages import CopyRequested, HistoryStep, RecordChosen
+from ..messages import CopyRequested, FixCopied, FollowUpAnswered, HistoryStep, RecordChosen
 from ..model import Record
+from ..outcomes import item_hash
 from ..placeholders import fill, prompts, record_examples
-from ..state import ALL, EMPTY, Facet, MatchContext, Results, Selection
+from ..state import ALL, EMPTY, Facet, FollowUp, MatchContext, Results, Selection
+from ..trust import Evidence
 from ..widgets.detail import CopyWorkaround, DetailPane, OpenRecord
 
 RECORD_BINDINGS = [
@@ -31,6 +33,12 @@ RECORD_BINDINGS = [
     *[Binding(str(n), f"copy_workaround({n})", f"Copy workaround {n}", show=False,
               tooltip=f"Copy workaround {n}'s command", id=f"record.copy_{n}")
       for n in range(1, 10)],
+    # Only while the detail asks "did the fix you copied work?" (see check_action); on a
+    # focused workaround its own + and - mark that workaround instead.
+    Binding("plus", "answer_followup('worked')", "Copied fix worked",
+            tooltip="Answer the question after a copy: the fix you copied worked", id="record.followup_worked"),
+    Binding("minus", "answer_followup('failed')", "Copied fix failed",
+            tooltip="Answer the question after a copy: the fix you copied did not work", id="record.followup_failed"),
 ]
 
 
@@ -47,6 +55,8 @@ class RecordScreen(Screen[None]):
     last_match: reactive[MatchContext | None] = reactive(None)
     records_read: reactive[int] = reactive(0)
     loaded: reactive[bool] = reactive(False)
+    evidence: reactive[Evidence | None] = reactive(None)
+    followup: reactive[FollowUp | None] = reactive(None)
 
     def __init__(self, today: datetime.date | None = None) -> None:
         super().__init__()
@@ -69,6 +79,20 @@ class RecordScreen(Screen[None]):
     def _copy_card(self, event: CopyWorkaround) -> None:
         event.stop()
         self.action_copy_workaround(event.number)
+
+    def watch_followup(self) -> None:
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "answer_followup":
+            followup = self.followup
+            return followup is not None and followup.record_id == self.selection.id
+        return True
+
+    def action_answer_followup(self, verdict: str) -> None:
+        """Answer "did the fix you copied work?" (``worked`` or ``failed``)."""
+        if self.followup is not None:
+            self.post_message(FollowUpAnswered(verdict))
 
     def action_back(self) -> None:
         self.post_message(HistoryStep(-1))
@@ -96,10 +120,13 @@ class RecordScreen(Screen[None]):
         record = self._record_or_say()
         if record is None:
             return
-        if not 1 <= number <= len(record.workarounds):
+        workarounds = self.detail.displayed_workarounds()  # numbered as shown: best first
+        if not 1 <= number <= len(workarounds):
             self.notify(f"No workaround {number} here.", severity="warning")
             return
-        self.copy_filled(record, record.workarounds[number - 1].copy_text, f"workaround {number}")
+        workaround = workarounds[number - 1]
+        self.post_message(FixCopied(record.id, item_hash(workaround)))
+        self.copy_filled(record, workaround.copy_text, f"workaround {number}")
 
     def copy_filled(self, record: Record, text: str, what: str) -> None:
         """Copy ``text`` with its placeholders filled from the match; values the match did

@@ -26,7 +26,7 @@ from ..text import plain
 from ..trust import Evidence
 from ..wrap import CONTINUATION
 from .evidence import (
-    DeadEndCard, fix_order, followup_text, rate_bar, trust_badge, trust_text, workaround_rate_text,
+    ESTIMATES_NOTE, DeadEndCard, fix_order, followup_text, trust_badge, trust_text, workaround_rate_text,
 )
 from .timeline import VersionTimeline
 from .wrapped import WrappedText
@@ -409,7 +409,8 @@ class DetailPane(VerticalScroll, can_focus=True):
             meta.append("   code ", style=self._style("muted"))
             meta.append(plain(r.error_code), style="bold")
         self._part("d-meta").update(meta)
-        self._part("d-badge").update(self._trust_badge(r))
+        self._part("d-badge").update(trust_badge(self.evidence, r, palette))
+        self._show_followup()
 
         self._part("d-cause-heading").update("原因" if zh else "Root cause")
         cause = Text(plain(self._zh(r.root_cause_zh, r.root_cause), multiline=True) or "(not given)")
@@ -421,18 +422,32 @@ class DetailPane(VerticalScroll, can_focus=True):
 
         self._part("d-dead-ends-heading").update(
             ("死路：别试这些" if zh else "Dead ends: don't waste time on these") + f" ({len(r.dead_ends)})")
-        self._part("d-dead-ends").update(self._dead_ends(r))
+        self._part("d-no-dead-ends").display = not r.dead_ends
+        dead_end_cards = self._sync(self.query_one(".d-dead-end-cards"), len(r.dead_ends), DeadEndCard)
+        for index, dead_end_card in enumerate(dead_end_cards):
+            dead_end_card.set(r, index, self.evidence, palette)
 
         heading = ("解决办法" if zh else "Workarounds") + f" ({len(r.workarounds)})"
         self._part("d-workarounds-heading").update(
             heading + (" · press 1-9 to copy" if r.workarounds else " · none recorded"))
+        focused = self.screen.focused
+        keep = focused.index if isinstance(focused, WorkaroundCard) and focused.record_id == r.id else None
         cards = self._sync(self.query_one(".d-workarounds"), len(r.workarounds), WorkaroundCard)
         values = self.match_values(r)
-        for number, (card, workaround) in enumerate(zip(cards, r.workarounds), 1):
+        # Best first by the evidence: number N on screen is workaround self._order[N - 1].
+        self._order = fix_order(self.evidence, r)
+        for number, (card, index) in enumerate(zip(cards, self._order), 1):
+            workaround = r.workarounds[index]
             action = workaround.action
-            if zh and number - 1 < len(r.workarounds_zh) and r.workarounds_zh[number - 1].strip():
-                action = r.workarounds_zh[number - 1]
+            if zh and index < len(r.workarounds_zh) and r.workarounds_zh[index].strip():
+                action = r.workarounds_zh[index]
             card.set(number, workaround, action, palette, values)
+            card.show_evidence(r, index, self.evidence, palette)
+        if keep is not None and keep in self._order:  # a mark reordered them: focus follows the fix
+            position = self._order.index(keep)
+            self.selected_workaround = position
+            if cards[position] is not focused:
+                cards[position].focus(scroll_visible=False)
 
         edges = r.transition_graph.edges()
         self._part("d-related-heading").update("相关错误" if zh else "Related errors")
@@ -443,7 +458,7 @@ class DetailPane(VerticalScroll, can_focus=True):
             link.set(kind, target, other.signature if other else None, palette)
 
         self._part("d-more").update(self._more(r))
-        self._part("d-trust").update(self._trust(r))
+        self._part("d-trust").update(self._trust(r, palette))
 
     def _sync(self, container, count: int, factory) -> list:
         """``count`` children of ``container`` made by ``factory``: reuse, add or remove."""
@@ -454,43 +469,6 @@ class DetailPane(VerticalScroll, can_focus=True):
         if new:
             container.mount_all(new)
         return [*children[:count], *new]
-
-    def _trust_badge(self, r: Record) -> Text:
-        words = TIER_WORDS.get(r.verification_tier, plain(r.verification_tier))
-        text = Text()
-        style = self._style("caution" if r.verification_tier not in CHECKED_TIERS else "good") + Style(bold=True)
-        text.append("⚠ " if r.verification_tier == "ai_generated" else "✔ ", style=style)
-        text.append(words, style=style)
-        text.append(f" · confidence {r.confidence:.0%} · fix success {r.fix_success_rate:.0%}"
-                    f" · {r.evidence_count} evidence", style=self._style("muted"))
-        return text
-
-    def _dead_ends(self, r: Record) -> Text:
-        bad, muted = self._style("bad"), self._style("muted")
-        text = Text()
-        if not r.dead_ends:
-            text.append("No dead ends recorded.", style="italic")
-            return text
-        for number, d in enumerate(r.dead_ends):
-            if number:
-                text.append("\n\n")
-            text.append("✖ ", style=bad + Style(bold=True))
-            if d.action.strip():
-                text.append(plain(d.action), style="bold")
-            else:
-                text.append("(an approach the record does not name)", style="bold italic")
-            text.append("\n  ")
-            text.append(rate_bar(d.fail_rate), style=bad)
-            text.append(f" fails {d.fail_rate:.0%} of the time", style=bad + Style(bold=True))
-            if d.why_fails.strip():
-                text.append("\n  why: ", style=muted)
-                text.append(plain(d.why_fails))
-            if d.condition.strip():
-                text.append("\n  when: ", style=muted)
-                text.append(plain(d.condition))
-            for url in d.sources:
-                text.append("\n  source: " + plain(url), style=muted)
-        return text
 
     def _more(self, r: Record) -> Text:
         text = Text()
@@ -512,14 +490,11 @@ class DetailPane(VerticalScroll, can_focus=True):
         text.rstrip()
         return text
 
-    def _trust(self, r: Record) -> Text:
-        text = Text()
-        text.append("Trust  ", style="bold")
-        text.append(TIER_WORDS.get(r.verification_tier, plain(r.verification_tier)))
-        text.append(f"\nconfidence {r.confidence:.0%} · fix success {r.fix_success_rate:.0%}"
-                    f" · evidence {r.evidence_count} · resolvable: {plain(r.resolvable)}")
+    def _trust(self, r: Record, palette: Palette) -> Text:
+        text = trust_text(self.evidence, r, palette)
         dates = [(label, getattr(r, name)) for label, name in
                  (("first seen", "first_seen"), ("last confirmed", "last_confirmed"), ("last updated", "last_updated"))]
         text.append("\n" + " · ".join(f"{label} {value or '—'}" for label, value in dates))
         text.append(f"\n{freshness(r.last_confirmed, self.today)}", style=self._style("faint"))
+        text.append("\n" + ESTIMATES_NOTE, style=palette["faint"])
         return text

@@ -29,6 +29,7 @@ from ..model import RecordSummary
 from ..state import EMPTY, Results, Selection
 from ..search import highlight_spans
 from ..text import cell_truncate, plain
+from ..trust import Evidence, short_rate_label
 
 ROW_HEIGHT = 2
 
@@ -79,6 +80,9 @@ class RecordList(Widget, can_focus=True):
     """The rows: the App's current results."""
     selection: reactive[Selection] = reactive(Selection(), init=False)
     """The App's selected record; the cursor sits on its row (no cursor if it is not listed)."""
+    evidence: reactive[Evidence | None] = reactive(None, init=False)
+    """The user's outcomes and a team's counts: a row shows ``you 3/4`` where there are
+    some, the KB's estimate (``est. 78%``) otherwise."""
 
     @dataclass
     class Selected(Message):
@@ -104,6 +108,10 @@ class RecordList(Widget, can_focus=True):
             self._top = 0
         self._asked.clear()
         self._place_cursor()
+
+    def watch_evidence(self) -> None:
+        self._cache.clear()
+        self.refresh()
 
     def watch_selection(self, selection: Selection) -> None:
         if selection.id in self._asked:
@@ -273,6 +281,9 @@ class RecordList(Widget, can_focus=True):
         name = "record-list--scrollbar-thumb" if start <= y < start + thumb else "record-list--scrollbar"
         return Segment("▐", self.rich_style + self.get_component_rich_style(name))
 
+    def _row_rate(self, record: RecordSummary) -> tuple[float, str]:
+        return _short_rate(record, self.evidence)
+
     def _render_row(self, record: RecordSummary, part: int, width: int, selected: bool) -> Strip:
         base = self.rich_style
         if selected:
@@ -286,10 +297,9 @@ class RecordList(Widget, can_focus=True):
             match_style = style + self.get_component_rich_style("record-list--match")
             segments = [marker, *_highlighted(signature, highlight_spans(signature, self.results.query), style, match_style, inner)]
         else:
-            rate = record.fix_success_rate
+            rate, rate_text = self._row_rate(record)
             rate_class = "record-list--rate-good" if rate >= 0.75 else "record-list--rate-mid" if rate >= 0.5 else "record-list--rate-bad"
             meta = base + self.get_component_rich_style("record-list--meta")
-            rate_text = f"fix {rate:.0%}"
             info = cell_truncate(f"{record.id} · {record.category}", max(0, inner - len(rate_text) - 2))
             segments = [
                 marker,
@@ -298,6 +308,18 @@ class RecordList(Widget, can_focus=True):
                 Segment(rate_text, meta + self.get_component_rich_style(rate_class)),
             ]
         return Strip(segments).adjust_cell_length(width, base)
+
+
+def _short_rate(record: RecordSummary, evidence: Evidence | None) -> tuple[float, str]:
+    """A row's rate and its few cells: the user's (else the team's) worked/tried where there
+    are outcomes, else the KB's fix rate marked as an estimate (``est. 78%``)."""
+    estimate = record.fix_success_rate
+    if evidence is None:
+        return estimate, short_rate_label(estimate)
+    for counts in (evidence.user.record_totals(record.id), evidence.team.record_totals(record.id)):
+        if counts.total:
+            return counts.worked / counts.total, evidence.short_label(record.id, estimate)
+    return estimate, short_rate_label(estimate)
 
 
 def _highlighted(text: str, spans: list[tuple[int, int]], style: Style, match_style: Style, width: int) -> list[Segment]:
