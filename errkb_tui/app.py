@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 
 from textual import events, on, work
+from textual.actions import SkipAction
 from textual.app import App
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -68,7 +69,7 @@ class ErrKBApp(App[int]):
         Binding("w", "toggle_watch", "Watch", tooltip="Turn the clipboard watcher on or off", id="app.watch"),
         Binding("p", "paste", "Paste error", tooltip="Paste an error to match (no clipboard access)", id="app.paste"),
         Binding("exclamation_mark", "problems", "Problems", show=False, tooltip="List the KB's load problems", id="app.problems"),
-        Binding("ctrl+q", "quit", "Quit", tooltip="Quit errkb-tui", id="app.quit"),
+        Binding("ctrl+q,q", "quit", "Quit", tooltip="Quit errkb-tui (q: not while typing)", id="app.quit"),
     ]
     ENABLE_COMMAND_PALETTE = True
 
@@ -559,6 +560,12 @@ class ErrKBApp(App[int]):
         if self.kb is not None:
             outcomes = self.evidence.problems if self.evidence is not None else []
             self.push_screen(ProblemsScreen([*self.kb.problems, *outcomes]))
+
+    def action_command_palette(self) -> None:
+        """The palette, except while typing in the filter: there ctrl+p moves up, as in fzf."""
+        if self._typing():
+            raise SkipAction()
+        super().action_command_palette()
 
     def action_open_detail(self) -> None:
         """Show the selected record over the whole terminal (narrow terminals)."""

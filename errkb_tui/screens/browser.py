@@ -8,12 +8,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input
 
-from ..messages import FacetChosen, MatchRequested
+from ..messages import FacetChosen, MatchRequested, RecordChosen
 from ..state import ALL, Facet
 from ..widgets.detail import DetailPane
 from ..widgets.facets import FacetTree
+from ..widgets.filter import FilterInput, FilterStatus
 from ..widgets.header import StatusHeader
-from ..widgets.record_list import RecordList
+from ..widgets.record_list import ROW_HEIGHT, RecordList
 from .record import RECORD_BINDINGS, RecordScreen
 
 #: Below this width the detail has no room beside the list: Enter opens it full screen.
@@ -25,8 +26,10 @@ class BrowserScreen(RecordScreen):
 
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter", tooltip="Type to filter the records", id="browser.filter"),
-        Binding("escape", "escape", "Clear/leave", show=False, tooltip="Clear the filter, then leave it",
-                id="browser.escape"),
+        Binding("escape", "escape", "Clear", show=False,
+                tooltip="In the list: clear the query, then the domain/category", id="browser.escape"),
+        Binding("t", "toggle_facets", "Domains", show=False,
+                tooltip="Show or hide the domain/category tree", id="browser.facets"),
         Binding("left_square_bracket", "domain(-1)", "Prev domain", show=False, tooltip="Previous domain",
                 id="browser.prev_domain"),
         Binding("right_square_bracket", "domain(1)", "Next domain", show=False, tooltip="Next domain",
@@ -38,6 +41,12 @@ class BrowserScreen(RecordScreen):
         *RECORD_BINDINGS,
     ]
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # (results, id) of the last row asked for by ↑/↓ in the filter, for keys pressed
+        # faster than the App echoes the selection back.
+        self._asked_while_typing: tuple[object, str | None] = (None, None)
+
     def compose(self) -> ComposeResult:
         screen = type(self)
         yield StatusHeader(id="status").data_bind(screen.kb, screen.loaded, screen.results, screen.records_read,
@@ -45,7 +54,9 @@ class BrowserScreen(RecordScreen):
         with Horizontal(id="body"):
             yield FacetTree(id="facets").data_bind(screen.kb, screen.facet)
             with Vertical(id="middle"):
-                yield Input(placeholder="/ filter: words, domain:, tag:", id="filter")
+                yield FilterInput(placeholder="/ filter: words, domain:, tag:  (Enter: to the list)", id="filter")
+                yield FilterStatus(id="filter-status").data_bind(screen.kb, screen.facet, screen.search_text,
+                                                                 screen.results)
                 yield RecordList(id="list").data_bind(screen.results, screen.selection, screen.evidence)
             yield DetailPane(today=self.today, id="detail").data_bind(
                 screen.kb, screen.selection, screen.lang, screen.last_match, screen.evidence, screen.followup)
@@ -76,12 +87,48 @@ class BrowserScreen(RecordScreen):
     def action_focus_filter(self) -> None:
         self.query_one("#filter", Input).focus()
 
+    @on(Input.Submitted, "#filter")
+    def _accept(self, event: Input.Submitted) -> None:
+        """Enter in the filter: the list takes the keys, on the selected row (the top
+        one if the selection is not listed); the query stays."""
+        event.stop()
+        if self.results.row_of(self.selection.id) is None and len(self.results):
+            self.post_message(RecordChosen(self.results.id_at(0), "cursor"))
+        self.query_one(RecordList).focus()
+
+    @on(FilterInput.Move)
+    def _move_while_typing(self, event: FilterInput.Move) -> None:
+        """↑/↓, ctrl+p/ctrl+n, PgUp/PgDn while typing: select a neighbour row of the results."""
+        if not len(self.results):
+            return
+        asked_in, asked = self._asked_while_typing
+        current = asked if asked_in is self.results else self.selection.id  # keys faster than the echo
+        row = self.results.row_of(current)
+        page = max(1, self.query_one(RecordList).size.height // ROW_HEIGHT - 1)  # as the list's PgDn
+        step = event.rows * (page if event.pages else 1)
+        row = 0 if row is None else max(0, min(row + step, len(self.results) - 1))
+        record_id = self.results.id_at(row)
+        self._asked_while_typing = (self.results, record_id)
+        if record_id != self.selection.id:
+            # Posted from here, not by the list: a message a child posts while this screen
+            # handles one would stop bubbling at the screen (Textual stops it at its sender).
+            self.post_message(RecordChosen(record_id, "cursor"))
+
+    @on(FilterInput.Leave)
+    def _leave_filter(self) -> None:
+        self.query_one(RecordList).focus()
+
     def action_escape(self) -> None:
+        """Outside the filter: clear the query first, then the domain/category."""
         filter_input = self.query_one("#filter", Input)
-        if filter_input.has_focus and filter_input.value:
+        if filter_input.value:
             filter_input.value = ""
-        else:
-            self.query_one(RecordList).focus()
+        elif self.facet != ALL:
+            self.post_message(FacetChosen(ALL))
+
+    def action_toggle_facets(self) -> None:
+        """Show the facet tree where it is hidden for room (below 150 columns), or hide it."""
+        self.toggle_class("-facets-toggled")
 
     def _step_facet(self, facets: list[Facet], step: int) -> None:
         """Move to the next/previous facet of ``facets`` from the current one."""
