@@ -127,7 +127,7 @@ def _print_matches(args: argparse.Namespace, data: bytes) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from .lint import lint_kb
+    from .lint import check_kb
 
     bundled = bundled_data_dir()
     if args.paths:
@@ -139,27 +139,46 @@ def cmd_validate(args: argparse.Namespace) -> int:
     else:
         sources = [Source(bundled, "bundled")]
     sources += [Source(Path(p).expanduser(), "--data") for p in args.data]
-    kb = load_kb(sources)
-    problems = kb.problems + lint_kb(kb)
-    problems.sort(key=lambda p: (p.file, p.line or 0, p.index or 0, p.record_id or ""))
-    for problem in problems:
-        print(_relative(problem).format())
-    counts = {s: sum(1 for p in problems if p.severity == s) for s in ("error", "warning", "info")}
+    kb = check_kb(sources)
+    relative = _Relative()
+    for problem in kb.problems:
+        print(relative(problem).format())
+    return report_verdict(kb, strict=args.strict)
+
+
+def report_verdict(kb: KB, *, strict: bool, out=None) -> int:
+    """Print the one-line verdict of a checked KB; ``validate``'s exit code (1: failed)."""
+    counts = kb.problem_counts()
     checked = sum(1 for r in kb.records if kb.reportable(r.id))
-    failed = counts["error"] or (args.strict and counts["warning"])
+    failed = counts["error"] or (strict and counts["warning"])
     verdict = "FAILED" if failed else "OK"
     print(f"{verdict}: {checked} record(s) checked; {counts['error']} error(s), "
-          f"{counts['warning']} warning(s), {counts['info']} info")
+          f"{counts['warning']} warning(s), {counts['info']} info", file=out or sys.stdout)
     return EXIT_NO_MATCH if failed else EXIT_OK
+
+
+class _Relative:
+    """Problems with their file named relative to the working folder, when inside it; each
+    file is resolved once (resolving it for every problem cost most of a large validate)."""
+
+    def __init__(self) -> None:
+        self._cwd = Path.cwd().resolve()
+        self._files: dict[str, str] = {}
+
+    def __call__(self, problem: Problem) -> Problem:
+        name = self._files.get(problem.file)
+        if name is None:
+            try:
+                name = str(Path(problem.file).resolve().relative_to(self._cwd))
+            except (ValueError, OSError):
+                name = problem.file
+            self._files[problem.file] = name
+        return problem if name == problem.file else dataclasses.replace(problem, file=name)
 
 
 def _relative(problem: Problem) -> Problem:
     """The problem with its file named relative to the working folder, when inside it."""
-    try:
-        relative = Path(problem.file).resolve().relative_to(Path.cwd().resolve())
-    except (ValueError, OSError):
-        return problem
-    return dataclasses.replace(problem, file=str(relative))
+    return _Relative()(problem)
 
 
 def cmd_browse(args: argparse.Namespace) -> int:

@@ -19,7 +19,10 @@ import os
 import re
 from pathlib import Path
 
-from .kb import KB, Origin, Problem, Severity
+from collections.abc import Iterable
+
+from .kb import KB, Origin, Problem, Severity, Source
+from .loader.jsontext import guess_line, key_parts
 from .patterns import CONFIDENT_LITERALS, literal_length
 from .placeholders import placeholder_rules
 from .model import RESOLVABLE, ROOT_CAUSE_TYPES, VERIFICATION_TIERS, VERSION_STATUSES, Record
@@ -132,6 +135,19 @@ def placeholder_lint(record: Record) -> list[tuple[Severity, str, str]]:
     return placeholder_rules(record)  # type: ignore[return-value]
 
 
+def check_kb(sources: Iterable[Source]) -> KB:
+    """Load ``sources`` and lint them, as ``validate`` does: a KB whose ``problems`` are
+    all of it in one pass (reading, schema, unknown keys, lint rules, examples), each at
+    its line, sorted by file and line."""
+    from .loader import load_kb
+
+    kb = load_kb(sources)
+    problems = kb.problems + lint_kb(kb)
+    problems.sort(key=lambda p: (p.file, p.line or 0, p.index or 0, p.record_id or ""))
+    kb.problems = problems
+    return kb
+
+
 def lint_kb(kb: KB, today: datetime.date | None = None) -> list[Problem]:
     """Problems for every reportable record of ``kb``, and of its folders' team outcome files."""
     problems = []
@@ -145,8 +161,9 @@ def lint_kb(kb: KB, today: datetime.date | None = None) -> list[Problem]:
             problems.append(Problem("error", origin.file, "the file changed while it was checked",
                                     line=origin.line, index=origin.index, record_id=summary.id))
             continue
+        lines = _FieldLines(origin)
         for severity, field, message in lint_record(record, today):
-            problems.append(Problem(severity, origin.file, message, line=origin.line,
+            problems.append(Problem(severity, origin.file, message, line=lines.line(field),
                                     index=origin.index, record_id=record.id, field=field))
         example = example_problem(record, origin)
         if example is not None:
@@ -155,6 +172,37 @@ def lint_kb(kb: KB, today: datetime.date | None = None) -> list[Problem]:
             dates.setdefault(record.last_confirmed, []).append((record.verification_tier, origin.file))
     team = TeamOutcomes.from_sources(source for source in kb.sources if source.report)
     return problems + shared_dates(dates) + team.problems
+
+
+class _FieldLines:
+    """The line of a field of one record, read from its JSON text (once, when first asked):
+    a problem points at the line to edit, not only at the record."""
+
+    def __init__(self, origin: Origin) -> None:
+        self.origin = origin
+        self.text: str | None = None
+
+    def line(self, field: str) -> int | None:
+        base = self.origin.line or 1
+        if not field or self.origin.file.endswith(".jsonl"):
+            return self.origin.line if self.origin.line is not None else (1 if not field else base)
+        if self.text is None:
+            self.text = _record_text(self.origin)
+        found = guess_line(self.text, tuple(key_parts(field))) if self.text else None
+        return base + found - 1 if found is not None else base
+
+
+def _record_text(origin: Origin) -> str:
+    try:
+        with open(origin.file, "rb") as handle:
+            if origin.offset is not None and origin.length is not None:
+                handle.seek(origin.offset)
+                raw = handle.read(origin.length)
+            else:
+                raw = handle.read()
+        return raw.decode("utf-8-sig", errors="replace")
+    except OSError:
+        return ""
 
 
 def example_problem(record: Record, origin: Origin) -> Problem | None:

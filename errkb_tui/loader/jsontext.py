@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
@@ -200,6 +201,12 @@ class ListReader:
 
     def _error(self, message: str, index: int | None = None) -> ListError:
         index = self._pos if index is None else index
+        explained = explain_syntax_error(self._buf, index, message) if self._eof or index < len(self._buf) - 64 else None
+        if explained is not None:  # the likely cause, at its own line
+            hint, at = explained
+            line = self._line_at(at)
+            return ListError(f"invalid JSON: {hint.replace('{at}', f'line {line}')} (the parser: {message} at line "
+                             f"{self._line_at(index)})", line)
         line = self._line_at(index)
         newline = self._buf.rfind("\n", 0, index)
         column = index - newline if newline >= 0 else index + 1 + self._column_base
@@ -299,3 +306,91 @@ def guess_line(text: str, loc: Sequence[Any], start: int = 0) -> int | None:
     except (ValueError, IndexError):
         pass
     return None if found is None else text.count("\n", start, found) + 1
+
+
+# -- why a JSON text does not parse -----------------------------------------------------
+
+
+def _previous(text: str, position: int) -> int:
+    """The position of the last non-space character before ``position`` (-1 if none)."""
+    position -= 1
+    while position >= 0 and text[position] in _SPACE:
+        position -= 1
+    return position
+
+
+def _open_brackets(text: str, end: int) -> list[int]:
+    """Positions of the ``{`` and ``[`` still open at ``end`` (strings skipped)."""
+    stack: list[int] = []
+    position, in_string = 0, False
+    while position < end:
+        c = text[position]
+        if in_string:
+            if c == "\\":
+                position += 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "{[":
+            stack.append(position)
+        elif c in "}]" and stack:
+            stack.pop()
+        position += 1
+    return stack
+
+
+def explain_syntax_error(text: str, position: int, message: str) -> tuple[str, int] | None:
+    """The likely cause of a JSON syntax error that ``json`` reports as ``message`` at
+    ``position`` of ``text``, in a person's words, and the position it is about (to turn
+    into a line, put in for ``{at}`` in the words): a trailing comma, a missing comma or colon, single quotes, a comment,
+    Python's ``True``/``None``, an unclosed string or bracket, an unescaped backslash or
+    line break in a string, a second document. None when nothing more useful can be said."""
+    here = text[position:position + 1]
+    before = _previous(text, position)
+    prior = text[before] if before >= 0 else ""
+    if text.startswith(("//", "/*"), position) or (here == "#" and "Expecting" in message):
+        return "JSON has no comments: delete it, or keep the note in a key that starts with _", position
+    if message.startswith(("Expecting property name", "Expecting value")) and here in "}]" and here and prior == ",":
+        return f"trailing comma before `{here}` on {{at}}: delete the comma", before
+    if message.startswith(("Expecting property name", "Expecting value")) and here == "'":
+        return "strings and keys need double quotes (\"...\"), not single quotes", position
+    if message.startswith("Expecting value"):
+        word = re.match(r"[A-Za-z_]+", text[position:position + 12])
+        if word and word.group() in ("True", "False", "None", "undefined", "NaN", "nil"):
+            fix = {"True": "true", "False": "false"}.get(word.group(), "null")
+            return f"{word.group()} is not JSON: write {fix}", position
+        if position >= len(text.rstrip()):
+            opened = _open_brackets(text, len(text))
+            if opened:
+                return f"the text ends before the `{text[opened[-1]]}` opened on {{at}} is closed", opened[-1]
+            return "the text ends where a value should follow", before if before >= 0 else position
+    if message.startswith("Expecting property name") and re.match(r"[A-Za-z_]", here):
+        return "keys need double quotes: \"" + re.match(r"\w*", text[position:]).group() + "\"", position
+    if message.startswith("Expecting ',' delimiter"):
+        if position >= len(text.rstrip()):
+            opened = _open_brackets(text, len(text))
+            if opened:
+                return f"the text ends before the `{text[opened[-1]]}` opened on {{at}} is closed", opened[-1]
+        if prior == '"' and here not in "\n" and re.match(r"[\w ]", here or "x"):
+            return "a \" inside a string must be written \\\" (or a comma is missing before this)", before
+        return "missing comma after the value that ends on {at}", before
+    if message.startswith("Expecting ':' delimiter"):
+        return "missing `:` after the key on {at}", before
+    if message.startswith("Unterminated string"):
+        return ("unclosed string: the closing \" is missing (a line break inside a string must be "
+                "written \\n)"), position
+    if message.startswith("Invalid control character"):
+        return "a line break or tab inside a string: write \\n or \\t", position
+    if message.startswith("Invalid \\escape"):
+        return ("a backslash inside a string must be doubled (\\\\), as in a regex: "
+                "\"\\\\d+\" for \\d+"), position
+    if message.startswith("Extra data"):
+        return ("text after the end of the record: one .json file holds one record or a list "
+                "[...]; a .jsonl file one record a line"), position
+    return None
+
+
+def line_at(text: str, position: int) -> int:
+    """The 1-based line of ``position`` in ``text``."""
+    return text.count("\n", 0, max(0, position)) + 1

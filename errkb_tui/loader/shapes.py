@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..kb import Problem
-from .jsontext import ListError, ListReader
+from .jsontext import ListError, ListReader, explain_syntax_error, line_at
 from .validate import Place
 
 #: A ``.json`` file holding one record is not read past this size (it is parsed whole).
@@ -227,14 +227,31 @@ def _size(count: int) -> str:
     return f"{count // _MIB} MiB" if count >= _MIB else f"{count // 1024} KiB"
 
 
+def syntax_problem(name: str, text: str, position: int, message: str, first_line: int = 1) -> Problem:
+    """The problem for a JSON syntax error at ``position`` of ``text`` (which starts on line
+    ``first_line`` of file ``name``): at the line of its likely cause, saying what it is."""
+    where = line_at(text, position)
+    column = position - text.rfind("\n", 0, position)
+    explained = explain_syntax_error(text, position, message)
+    if explained is None:
+        return Problem("error", name, f"invalid JSON: {message.removesuffix(' at')} (column {column})",
+                       line=where + first_line - 1)
+    hint, at = explained
+    cause = line_at(text, at)
+    hint = hint.replace("{at}", f"line {cause + first_line - 1}")
+    message = message.removesuffix(" at")
+    said = f"line {where + first_line - 1}, column {column}" if cause != where else f"column {column}"
+    return Problem("error", name, f"invalid JSON: {hint} (the parser: {message} at {said})",
+                   line=cause + first_line - 1)
+
+
 def _parse(name: str, text: str, sink: Sink, line: int | None = None) -> Any:
     """``text`` (which starts on ``line``, if a line of a bigger file) parsed as JSON;
     ``_BAD``, and a problem with its line, if it is not JSON."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        sink.problem(Problem("error", name, f"invalid JSON: {exc.msg} (column {exc.colno})",
-                             line=exc.lineno + (line or 1) - 1))
+        sink.problem(syntax_problem(name, text, exc.pos, exc.msg, line or 1))
     except RecursionError:
         sink.problem(Problem("error", name, "invalid JSON: nested too deeply", line=line))
     return _BAD
