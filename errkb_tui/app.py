@@ -22,12 +22,12 @@ from textual.reactive import reactive
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from .clipboard import ClipboardError, GuardedClipboard, PyperclipBackend
+from .clipboard import MAX_CLIPBOARD_CHARS, ClipboardError, GuardedClipboard, PyperclipBackend
 from .commands import ErrKBCommands
 from .history import History
 from .kb import KB, Source
 from .loader import load_kb
-from .match import Match, Matcher
+from .match import Match, Matcher, is_error_line, strip_prefix
 from .messages import (
     ClipboardChanged, CopyRequested, EvidenceLoaded, FacetChosen, FixCopied, FollowUpAnswered, HistoryStep, KBLoaded,
     LoadProgress, MatchesFound, MatchRequested, OutcomeMarked, QueryChanged, RecordChosen, SearchDone, WatcherFailing,
@@ -125,6 +125,7 @@ class ErrKBApp(App[int]):
         self._initial_theme = theme
         self._want_watch = watch
         self._matcher: Matcher | None = None
+        self._clipboard_read_at_start = False
         self._preloaded = kb
         self._search_serial = 0
         self._search_keep: str | None = None
@@ -202,6 +203,23 @@ class ErrKBApp(App[int]):
         if self.initial_text is not None:
             text, self.initial_text = self.initial_text, None
             self.match_text(text, "pipe")
+        elif self._want_watch and not self._clipboard_read_at_start:
+            self._clipboard_read_at_start = True
+            self._match_clipboard_at_start()
+
+    @work(thread=True, group="start", exit_on_error=False, name="reading the clipboard")
+    def _match_clipboard_at_start(self) -> None:
+        """Copy, then launch: an error already on the clipboard is matched once, with the
+        whole KB (the watcher's first read may come before the KB is loaded)."""
+        try:
+            content = self.system_clipboard.read()
+        except ClipboardError:
+            return  # the watcher reports an unreachable clipboard, once
+        if not isinstance(content, str) or not content.strip() or "\x00" in content[:4096]:
+            return
+        text = content[-MAX_CLIPBOARD_CHARS:]
+        self.poller.ignore(text)  # matched here: the watcher need not match it again
+        self.post_message(MatchesFound(self.matcher().match(text, limit=6), "start", text))
 
     def matcher(self) -> Matcher:
         """The matcher for the loaded KB, built on first use (call from a worker)."""
@@ -413,7 +431,9 @@ class ErrKBApp(App[int]):
     def _matches_found(self, message: MatchesFound) -> None:
         matches = message.matches
         if not matches or not matches[0].confident:
-            if message.origin != "clipboard":
+            if message.origin == "clipboard" and self.loaded:
+                self._say_no_record(message.text, matches[0] if matches else None)
+            elif message.origin not in ("clipboard", "start"):
                 self.notify(f"No record explains the {_ORIGIN_WORDS[message.origin]}.", severity="warning",
                             markup=False, timeout=8)
             return
@@ -429,6 +449,18 @@ class ErrKBApp(App[int]):
             self.push_screen(PickerScreen(close, self.kb), callback=picked)
             return
         self._select_match(matches[0], message.origin)
+
+    def _say_no_record(self, text: str, closest: Match | None) -> None:
+        """A copied error with no record: say so quietly, so "no match" is not mistaken for
+        "the watcher is broken". Copied prose and code (no error line) stay silent."""
+        lines = [strip_prefix(line) for line in text[-20_000:].splitlines()[-400:]]
+        errors = [line for line in lines if line and is_error_line(line)]
+        if not errors:
+            return
+        message = f"No record for “{cell_truncate(errors[-1], 60)}”"
+        if closest is not None:
+            message += f"; closest: {closest.id}"
+        self.notify(message, title="Copied error", markup=False, timeout=5)
 
     def _select_match(self, match: Match, origin: str) -> None:
         already = self.selection.id == match.id

@@ -54,7 +54,7 @@ class BrowserScreen(RecordScreen):
         with Horizontal(id="body"):
             yield FacetTree(id="facets").data_bind(screen.kb, screen.facet)
             with Vertical(id="middle"):
-                yield FilterInput(placeholder="/ filter: words, domain:, tag:  (Enter: to the list)", id="filter")
+                yield FilterInput(placeholder="Copy an error anywhere (or p to paste) · / filters", id="filter")
                 yield FilterStatus(id="filter-status").data_bind(screen.kb, screen.facet, screen.search_text,
                                                                  screen.results)
                 yield RecordList(id="list").data_bind(screen.results, screen.selection, screen.evidence)

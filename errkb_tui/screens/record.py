@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 
-from textual import on
+from textual import on, work
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -17,6 +17,7 @@ from textual.screen import Screen
 from ..kb import KB
 from ..messages import CopyRequested, FixCopied, FollowUpAnswered, HistoryStep, RecordChosen
 from ..model import Record
+from ..opener import open_quietly
 from ..outcomes import item_hash
 from ..placeholders import fill, prompts, record_examples
 from ..state import ALL, EMPTY, Facet, FollowUp, MatchContext, Results, Selection
@@ -111,10 +112,19 @@ class RecordScreen(Screen[None]):
         if record is None:
             self.notify("No record selected.", severity="warning", markup=False)
         elif record.official_doc_url:
-            self.app.open_url(record.official_doc_url)
-            self.notify(record.official_doc_url, title="Opening docs", markup=False, timeout=3)
+            self._open_doc(record.official_doc_url)
         else:
             self.notify("This record has no documentation link.", severity="warning")
+
+    @work(thread=True, group="open", exit_on_error=False, name="opening the docs")
+    def _open_doc(self, url: str) -> None:
+        """Open ``url`` with nothing written over the screen; with no browser, copy it."""
+        failure = open_quietly(url)
+        if failure is None:
+            self.app.call_from_thread(self.notify, url, title="Opened the docs in your browser", markup=False,
+                                      timeout=3)
+        else:
+            self.post_message(CopyRequested(url, f"the docs link ({failure})"))
 
     def action_copy_workaround(self, number: int) -> None:
         record = self._record_or_say()

@@ -1,0 +1,69 @@
+"""Start-up with an error on the clipboard, the watcher's quiet "no record", and `o` with no browser."""
+
+from __future__ import annotations
+
+from errkb_tui.clipboard import MemoryBackend
+from errkb_tui.messages import ClipboardChanged
+from errkb_tui.opener import opener_command
+from errkb_tui.screens import record as record_screen
+
+from .conftest import build_app, settle
+
+TRACEBACK = ("Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\n"
+             "    import torchvision\nModuleNotFoundError: No module named 'torchvision'\n")
+
+
+def toasts(app) -> list[str]:
+    return [f"{n.title}: {n.message}" for n in app._notifications]
+
+
+async def test_an_error_on_the_clipboard_at_start_is_matched():
+    backend = MemoryBackend()
+    backend.text = TRACEBACK
+    app = build_app(backend=backend, watch=True)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        assert app.selection.id == "python/module-not-found"
+        assert app.last_match is not None and app.last_match.origin == "start"
+
+
+async def test_without_the_watcher_the_clipboard_is_not_read_at_start():
+    backend = MemoryBackend()
+    backend.text = TRACEBACK
+    app = build_app(backend=backend, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        assert app.last_match is None
+
+
+async def test_a_copied_error_with_no_record_is_said_quietly_prose_is_not():
+    backend = MemoryBackend()
+    app = build_app(backend=backend, watch=True)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        before = len(toasts(app))
+        app.post_message(ClipboardChanged("Just some notes about lunch, nothing broken here."))
+        await settle(pilot, app)
+        assert len(toasts(app)) == before
+        app.post_message(ClipboardChanged("FrobnicatorError: the widget exploded at 3:14"))
+        await settle(pilot, app)
+        assert any("No record for" in t and "FrobnicatorError" in t for t in toasts(app))
+
+
+async def test_o_with_no_browser_copies_the_link_and_says_so(monkeypatch):
+    monkeypatch.setattr(record_screen, "open_quietly", lambda url: "no browser here")
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        url = app.screen.shown_record().official_doc_url
+        assert url
+        await pilot.press("o")
+        await settle(pilot, app)
+        assert app.system_clipboard.read() == url
+        assert any("no browser here" in t for t in toasts(app))
+
+
+def test_no_graphical_session_means_no_opener():
+    assert opener_command("https://example.org", environ={}, platform="linux") is None
+    assert opener_command("https://example.org", environ={"DISPLAY": ":0"}, platform="linux") in (
+        None, [__import__("shutil").which("xdg-open"), "https://example.org"])
