@@ -53,7 +53,7 @@ STATE = ("kb", "loaded", "results", "search_text", "facet", "selection", "lang",
 #: Seconds between checks of the outcomes log for lines another instance appended.
 OUTCOMES_RECHECK = 5.0
 #: How a recorded outcome is put in its toast.
-VERDICT_WORDS = {"worked": "worked", "failed": "did not work", "tried_failed": "tried, failed"}
+VERDICT_WORDS = {"worked": "worked", "failed": "did not work", "tried_failed": "was tried and failed"}
 
 
 class ErrKBApp(App[int]):
@@ -531,8 +531,8 @@ class ErrKBApp(App[int]):
             self.call_from_thread(self.notify, f"Could not record the outcome in {evidence.user.path}: {exc}",
                                   severity="error", markup=False, timeout=8)
             return
-        what = cell_truncate(" ".join((item.action or item.why_fails).split()), 50)
-        marked = f"{what}: {VERDICT_WORDS.get(verdict, verdict)}\n{evidence.label(record.id, item)}"
+        what = cell_truncate(" ".join((item.action or item.why_fails).split()), 32)
+        marked = f"“{what}” {VERDICT_WORDS.get(verdict, verdict)}\n{evidence.label(record.id, item)}"
         self.post_message(EvidenceLoaded(Evidence(evidence.user, evidence.team), stamp, marked))
 
     @on(FixCopied)

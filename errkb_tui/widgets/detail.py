@@ -447,7 +447,7 @@ class DetailPane(VerticalScroll, can_focus=True):
             position = self._order.index(keep)
             self.selected_workaround = position
             if cards[position] is not focused:
-                cards[position].focus(scroll_visible=False)
+                cards[position].focus()  # scrolled into view: the fix the user acts on
 
         edges = r.transition_graph.edges()
         self._part("d-related-heading").update("相关错误" if zh else "Related errors")

@@ -148,14 +148,14 @@ def followup_text(followup: FollowUp, palette: Palette) -> Text:
     """The one quiet question after a copy, with its keys."""
     text = Text()
     text.append("? ", style=palette["caution"] + Style(bold=True))
-    text.append("Last time you copied ", style=palette["muted"])
-    text.append(cell_truncate(plain(followup.action), 60), style="bold")
+    text.append("You copied ", style=palette["muted"])
+    text.append(f"“{cell_truncate(plain(followup.action), 48)}”", style="bold")
     text.append(" for this error. Did it work?  ", style=palette["muted"])
-    text.append("+", style="bold reverse")
+    text.append(" + ", style="bold reverse")
     text.append(" yes  ")
-    text.append("-", style="bold reverse")
+    text.append(" - ", style="bold reverse")
     text.append(" no  ")
-    text.append("(or carry on: it is not asked again)", style=palette["faint"])
+    text.append("(asked once; ignore it freely)", style=palette["faint"])
     return text
 
 
