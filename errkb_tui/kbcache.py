@@ -24,8 +24,9 @@ from . import userdata
 
 #: Below this much KB text a normal load is fast enough (about 0.1 s); no cache is kept.
 MIN_CACHED_BYTES = 4 * 1024 * 1024
-#: Bump when what is stored changes (2: origins carry a byte length).
-FORMAT = 2
+#: Bump when what is stored changes (2: origins carry a byte length; 3: summaries carry
+#: their commands' words).
+FORMAT = 3
 
 
 def default_cache_dir(environ: Mapping[str, str] | None = None) -> Path:

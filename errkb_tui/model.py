@@ -276,7 +276,7 @@ class Record(_Part):
         """The few fields lists, search and matching need, in a small object."""
         return RecordSummary(self.id, intern(self.domain), intern(self.category), self.signature,
                              self.regex, tuple(self.aliases), tuple(intern(t) for t in self.tags),
-                             self.root_cause, self.fix_success_rate)
+                             self.root_cause, self.fix_success_rate, code_words(self))
 
     def to_json_dict(self) -> dict[str, Any]:
         """The record as JSON data, in the seed's key order."""
@@ -291,11 +291,11 @@ class RecordSummary:
     """
 
     __slots__ = ("id", "domain", "category", "signature", "regex", "aliases", "tags",
-                 "root_cause", "fix_success_rate")
+                 "root_cause", "fix_success_rate", "words")
 
     def __init__(self, id: str, domain: str, category: str, signature: str, regex: str | None,
                  aliases: tuple[str, ...], tags: tuple[str, ...], root_cause: str,
-                 fix_success_rate: float) -> None:
+                 fix_success_rate: float, words: str = "") -> None:
         self.id = id
         self.domain = domain
         self.category = category
@@ -305,6 +305,9 @@ class RecordSummary:
         self.tags = tags
         self.root_cause = root_cause
         self.fix_success_rate = fix_success_rate
+        #: The words of the record's commands and regex (:func:`code_words`), so a package
+        #: or tool name finds the records that use it.
+        self.words = words
 
     def __repr__(self) -> str:
         return f"RecordSummary({self.id!r})"
@@ -312,6 +315,50 @@ class RecordSummary:
     def astuple(self) -> tuple:
         """The fields in constructor order, as plain values (``RecordSummary(*t)`` rebuilds it)."""
         return tuple(getattr(self, name) for name in self.__slots__)
+
+
+#: Words in commands and regexes: a name, a package, a flag's word (``torchvision``, ``kubectl``).
+_CODE_WORD = re.compile(r"[a-z][a-z0-9_.+-]*[a-z0-9+]")
+#: An install command and its arguments (to the end of the line, a comment or a ``;``/``&&``).
+_INSTALL = re.compile(r"\b(?:pip3?|uv pip|conda|mamba|pipx|npm|pnpm|yarn|apt(?:-get)?|brew|gem|cargo|go|dnf|yum|apk)"
+                      r"\s+(?:install|add|get)\b([^\n#;&|]*)")
+#: Regex escapes (``\w``, ``\d``...) whose letters are not words.
+_REGEX_ESCAPE = re.compile(r"\\[a-zA-Z]")
+#: Words too common in commands to tell records apart.
+_COMMON_WORDS = frozenset(
+    "the and for with from into you your this that then run use not all are can its now new out set get "
+    "install add sudo pip pip3 python python3 npm echo export cat grep".split())
+#: Install flags whose value is not a package (``-r requirements.txt``).
+_VALUE_FLAGS = frozenset("-r -c -e -i -t --requirement --constraint --editable --index-url --extra-index-url "
+                         "--target --prefix --root --find-links -f".split())
+#: At most this many characters of words per record (the summary stays small at 100,000).
+MAX_CODE_WORDS = 240
+
+
+def code_words(record: Record) -> str:
+    """The words of ``record``'s commands (``how``) and regex, lowercase, each once, space
+    separated; names a command installs are also written ``+name`` (``+torchvision``)."""
+    hows = [w.how for w in record.workarounds if w.how]
+    if not hows and not record.regex:
+        return ""
+    text = "\n".join(hows).lower()
+    found: dict[str, None] = {}
+    for arguments in _INSTALL.findall(text):
+        previous = ""
+        for argument in arguments.split():
+            name = re.split(r"[=<>~^@\[]", argument, maxsplit=1)[0].strip("'\"")
+            if (name and not name.startswith("-") and previous not in _VALUE_FLAGS and "{=" not in argument
+                    and "/" not in name and _CODE_WORD.fullmatch(name)):
+                found.setdefault("+" + name, None)
+            previous = argument
+    regex = _REGEX_ESCAPE.sub(" ", record.regex or "").lower()
+    for word in _CODE_WORD.findall(text + "\n" + regex):
+        if len(word) >= 3 and word not in _COMMON_WORDS:
+            found.setdefault(word, None)
+    words = " ".join(found)
+    if len(words) > MAX_CODE_WORDS:
+        words = words[:words.rfind(" ", 0, MAX_CODE_WORDS)]
+    return intern(words) if len(words) < 40 else words
 
 
 def unknown_keys(model: BaseModel, path: str = "") -> list[str]:

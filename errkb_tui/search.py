@@ -2,9 +2,12 @@
 
 A query is whitespace-separated terms plus optional qualifiers ``domain:``, ``category:``
 and ``tag:`` (each a case-insensitive prefix). Every term must occur in the record's
-signature, id, aliases, tags or root cause; records are ranked by where the terms occur
-(signature word starts first). When no record holds every term (a typo), a rapidfuzz
-pass over signatures and ids finds the closest ones instead.
+signature, id, aliases, tags, root cause or the words of its commands and regex; records
+are ranked by where the terms occur (signature word starts first, commands' words below
+aliases and tags). A package name that some record's command installs (``torchvision``)
+also lists the records about a missing package (a regex group named ``module``,
+``package``...), last. When no record holds every term (a typo), a rapidfuzz pass over
+signatures and ids finds the closest ones instead.
 
 Built for 100,000 records: the strings are lowercased once, the filter is a C-level
 substring test per record, a query that extends the previous one only searches the previous
@@ -33,6 +36,9 @@ TAIL_CHUNK = 10_000
 #: How many records the typo-tolerant pass returns at most.
 FUZZY_LIMIT = 200
 FUZZY_CUTOFF = 60
+#: A regex group with one of these names captures a package or module name: such a record
+#: explains any package going missing.
+_PACKAGE_GROUP = re.compile(r"\(\?P?<(?:module|package|pkg|crate|gem|library|lib|dependency|dep)>")
 
 
 @dataclass(frozen=True)
@@ -106,7 +112,11 @@ class SearchIndex:
         self.short = [
             f"{r.signature}\n{r.id}\n{' '.join(r.aliases)} {' '.join(r.tags)}".lower() for r in records
         ]
-        self.full = [f"{h}\n{r.root_cause.lower()}" for h, r in zip(self.short, records)]
+        self.full = [f"{h}\n{r.root_cause.lower()}\n{r.words}" for h, r in zip(self.short, records)]
+        # Records about a missing package or module (few): listed for a known package name.
+        self.package_records = [i for i, r in enumerate(records)
+                                if r.regex and "<" in r.regex and _PACKAGE_GROUP.search(r.regex)]
+        self._packages: frozenset[str] | None = None
         # Few distinct values: one shared lowercase string each, not one per record.
         lowered: dict[str, str] = {}
 
@@ -152,7 +162,33 @@ class SearchIndex:
         tail_pool = self._qualify(facet if tail_pool is None else tail_pool, query)
         result = self._filter(text, query, head_pool, tail_pool, scope_key, on_partial, should_stop)
         self._last = (query, scope_key, result)
+        extra = self._package_hits(query, domain, category, result)
+        if extra:
+            indices = extra if result.fuzzy else [*result.indices, *extra]
+            result = SearchResult(text, indices, scope_key=scope_key, pool=result.pool)
         return result
+
+    def packages(self) -> frozenset[str]:
+        """Names that some record's command installs (``+name`` in its words)."""
+        if self._packages is None:
+            self._packages = frozenset(
+                word[1:] for r in self.records if "+" in r.words for word in r.words.split() if word[0] == "+")
+        return self._packages
+
+    def _package_hits(self, query: Query, domain: str | None, category: str | None,
+                      result: SearchResult) -> list[int]:
+        """For a one-word query naming a package the KB knows: the missing-package records
+        in scope that the result does not list yet."""
+        if len(query.terms) != 1 or not self.package_records or len(query.terms[0]) < MIN_ROOT_TERM:
+            return []
+        if query.terms[0] not in self.packages():
+            return []
+        listed = set(result.indices) if not result.fuzzy else set()
+        in_scope = self._qualify(
+            [i for i in self.package_records
+             if (domain is None or self.domains[i] == domain.lower())
+             and (category is None or self.categories[i] == category.lower())], query)
+        return [i for i in in_scope if i not in listed]
 
     # -- steps ---------------------------------------------------------------------------
 
@@ -244,6 +280,8 @@ class SearchIndex:
                 total += 3 if not sig[pos - 1].isalnum() else 2
             elif term in short:  # id, aliases, tags
                 total += 2
+            elif term in self.records[index].words:  # a command or the regex
+                total += 1
             else:  # root cause
                 total += 0.5
         return total

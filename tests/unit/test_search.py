@@ -71,3 +71,49 @@ def test_qualifiers_facets_and_typos():
 
 def test_highlight_spans_cover_each_term():
     assert highlight_spans("PermissionError: permission denied", "perm den") == [(0, 4), (17, 21), (28, 31)]
+
+
+# -- commands' words and package names (issue 11) ------------------------------------------
+
+def _words_kb():
+    from errkb_tui.model import Record
+
+    def record(record_id, signature, how, regex=None, **extra):
+        return Record(id=record_id, domain=record_id.split("/")[0], category="c", signature=signature,
+                      regex=regex, workarounds=[{"action": "do it", "how": how, "success_rate": 0.5}], **extra)
+
+    return [
+        record("python/module-not-found", "ModuleNotFoundError: No module named 'X'",
+               "python -m pip install {=module:requests}",
+               regex=r"ModuleNotFoundError: No module named '(?P<module>[\w.-]+)'"),
+        record("pytorch/cuda-wheel", "RuntimeError: no kernel image is available",
+               "pip install -r requirements.txt\npip install torch torchvision --index-url https://x.org/whl"),
+        record("torchvision/nms", "torchvision::nms does not exist", "pip install -U torchvision"),
+        record("k8s/crash", "CrashLoopBackOff", "kubectl logs pod --previous"),
+    ]
+
+
+def test_a_tool_named_in_a_command_finds_its_records_below_signature_hits():
+    records = [r.summary() for r in _words_kb()]
+    index = SearchIndex(records)
+    ids = [records[i].id for i in index.search("kubectl").indices]
+    assert ids == ["k8s/crash"]
+    ids = [records[i].id for i in index.search("torchvision").indices]
+    assert ids[0] == "torchvision/nms"  # in its signature
+    assert ids[1] == "pytorch/cuda-wheel"  # in a command
+    assert ids[-1] == "python/module-not-found"  # a package the KB installs: a missing-package record
+
+
+def test_package_records_are_not_listed_for_words_that_are_not_packages():
+    records = [r.summary() for r in _words_kb()]
+    index = SearchIndex(records)
+    assert "python/module-not-found" not in [records[i].id for i in index.search("kubectl").indices]
+    assert "requirements.txt" not in index.packages()  # the value of -r is a file
+    assert "torchvision" in index.packages()
+
+
+def test_package_hits_respect_the_facet():
+    records = [r.summary() for r in _words_kb()]
+    index = SearchIndex(records)
+    assert [records[i].id for i in index.search("torchvision", "python").indices] == ["python/module-not-found"]
+    assert [records[i].id for i in index.search("torchvision", "k8s").indices] == []
