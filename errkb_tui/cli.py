@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__, outcomes_cli
+from . import __version__, new_cli, outcomes_cli
 from .config import add_arguments as add_config_arguments
 from .config import app_options, from_args, print_config, warn_problems
 from .kb import KB, Problem, Source, bundled_data_dir, default_sources
@@ -56,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--watch-interval", type=float, default=None, metavar="SECONDS",
                         help="how often the clipboard is read (default: the config file's, else 0.5)")
     add_config_arguments(parser)
-    sub = parser.add_subparsers(dest="command", metavar="{match,show,run,validate,outcomes,mcp}")
+    sub = parser.add_subparsers(dest="command", metavar="{match,show,run,validate,new,outcomes,mcp}")
 
     match = sub.add_parser("match", parents=[_common(top=False)], help="print the records that explain an error",
                            description="Read an error (a traceback, a log) and print the best records.")
@@ -72,6 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("paths", nargs="*", metavar="PATH",
                           help="files or folders to check (default: the bundled KB)")
     validate.add_argument("--strict", action="store_true", help="fail on warnings too")
+    new_cli.add_parser(sub, _common(top=False))
     outcomes_cli.add_parser(sub, _common(top=False))
     return parser
 
@@ -270,6 +271,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_run(args, lambda: _load(args), lambda text: _browse(args, text))
         if args.command == "mcp":
             return cmd_mcp(args)
+        if args.command == "new":
+            return new_cli.cmd_new(args)
         if args.command == "outcomes":
             return outcomes_cli.cmd_outcomes(args, _load)
         return cmd_browse(args)

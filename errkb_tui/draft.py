@@ -513,8 +513,9 @@ def guess_versions(text: str, domain: str) -> list[str]:
     found: dict[str, None] = {}
     package = dict(_PY_PACKAGES).get(domain, domain)
     own = re.compile(rf"\b{re.escape(package)}[-=@ /]=?v?(\d+\.\d+(?:\.\d+)?)\b", re.I)
-    for match in own.finditer(text):
-        found.setdefault(match.group(1), None)
+    if domain not in _INTERPRETER:  # a package's own versions: torch-2.3.1, numpy/1.26
+        for match in own.finditer(text):
+            found.setdefault(match.group(1), None)
     for clue in _VERSION_CLUES.get(_INTERPRETER.get(domain, ""), ()):
         for match in clue.finditer(text):
             found.setdefault(match.group(1), None)
@@ -733,6 +734,107 @@ def example_matches(regex: str, example: str) -> bool:
     return False
 
 
+# -- the capture flow: a working copy in the drafts folder, installed once valid ---------------
+#
+# The same steps serve ``errkb-tui new`` and the app's ``a`` key. The text being edited is
+# always a file in the drafts folder (never matched), so whatever the editor or the
+# validation does, nothing typed is lost; only a record without errors is written into
+# the KB folder, atomically, and never over an existing record unless asked.
+
+
+def taken_in(*folders: Path) -> Callable[[str], bool]:
+    """A ``taken`` test for :func:`build_draft`: an id is taken when any of ``folders`` (a
+    KB folder: the target, the bundled KB) has a file for it."""
+    return lambda record_id: any(record_path(folder, record_id).exists() for folder in folders)
+
+
+def start(text: str | bytes, target: Path, drafts: Path, *, also_taken: Callable[[str], bool] | None = None,
+          today: datetime.date | None = None) -> tuple[Draft, Path] | None:
+    """Build the draft for the error in ``text`` (its id free in ``target``, in the bundled
+    KB and for ``also_taken``, e.g. ``kb.by_id.__contains__``) and save it as a working copy
+    under ``drafts``; the draft and the copy's path. None when the text has no line to use."""
+    from .kb import bundled_data_dir
+
+    in_folders = taken_in(Path(target), bundled_data_dir())
+    draft = build_draft(text, taken=lambda i: in_folders(i) or bool(also_taken and also_taken(i)), today=today)
+    if draft is None:
+        return None
+    return draft, save_to_drafts(draft.to_json(), draft.example, draft.id, Path(drafts))
+
+
+def editor_command(environ: dict[str, str] | None = None) -> list[str] | None:
+    """``$VISUAL``, else ``$EDITOR``, split as a shell would (``code --wait``); None if unset."""
+    import shlex
+
+    env = os.environ if environ is None else environ
+    for name in ("VISUAL", "EDITOR"):
+        value = (env.get(name) or "").strip()
+        if value:
+            try:
+                return shlex.split(value)
+            except ValueError:
+                return [value]
+    return None
+
+
+def check(path: Path, target: Path | None = None) -> list[Any]:
+    """Everything ``validate`` says about the record file ``path`` (problems of that file
+    only, each at its line), with the bundled KB and ``target`` loaded as context."""
+    from .kb import Source, bundled_data_dir
+    from .lint import check_kb
+
+    sources = [Source(bundled_data_dir(), "bundled", report=False)]
+    if target is not None and Path(target).is_dir():
+        sources.append(Source(Path(target), "target", report=False))
+    sources.append(Source(Path(path), "draft"))
+    kb = check_kb(sources)
+    return [p for p in kb.problems if os.path.realpath(p.file) == os.path.realpath(path)]
+
+
+def blocking(problems: Iterable[Any], *, strict: bool = False) -> bool:
+    """Whether ``problems`` stop a record from going into the KB: any error (or, with
+    ``strict``, any warning), as for ``validate``."""
+    severities = {p.severity for p in problems}
+    return "error" in severities or (strict and "warning" in severities)
+
+
+def record_id_of(path: Path) -> str | None:
+    """The ``id`` in the record file ``path``, or None if it cannot be read."""
+    try:
+        data = json.loads(Path(path).read_text("utf-8-sig"))
+    except (OSError, ValueError):
+        return None
+    value = data.get("id") if isinstance(data, dict) else None
+    return value if isinstance(value, str) and "/" in value else None
+
+
+def install(path: Path, target: Path, *, replace: bool = False) -> Path:
+    """Move the working copy ``path`` (and its example) into KB folder ``target`` as
+    ``<domain>/<slug>.json`` by its id; the new path. Raises ``FileExistsError`` when a
+    record with that id is already there (unless ``replace``), ``ValueError`` when the file
+    has no id. The record is written atomically before the copy is removed."""
+    record_id = record_id_of(path)
+    if record_id is None:
+        raise ValueError(f"{path}: no record id to name the file by")
+    text = Path(path).read_text("utf-8")
+    destination = record_path(Path(target), record_id)
+    atomic_write(destination, text, overwrite=replace)
+    example = example_path(Path(path))
+    if example.exists():
+        atomic_write(example_path(destination), example.read_text("utf-8", errors="replace"))
+    discard(path)
+    return destination
+
+
+def discard(path: Path) -> None:
+    """Delete a working copy and its example (missing files are fine)."""
+    for file in (Path(path), example_path(Path(path))):
+        try:
+            file.unlink()
+        except FileNotFoundError:
+            pass
+
+
 def ids_in(folder: Path) -> Iterable[str]:
     """Ids of the one-record files of a KB folder (``<domain>/<slug>.json``), by file name."""
     folder = Path(folder)
@@ -743,6 +845,7 @@ def ids_in(folder: Path) -> Iterable[str]:
 
 __all__ = ["DRAFT_KEY", "Draft", "EXAMPLE_DEAD_END_KEY", "EXAMPLE_SUFFIX", "EXAMPLE_WORKAROUND_KEY",
            "ErrorLine", "Generalised", "USER_TIER", "atomic_write", "build_draft", "error_line",
+           "blocking", "check", "discard", "editor_command", "install", "record_id_of", "start", "taken_in",
            "example_matches", "example_path", "generalise", "guess_category", "guess_domain",
            "guess_versions", "ids_in", "is_draft", "record_path", "save_to_drafts", "slug_for",
            "unique_id", "write_draft"]

@@ -118,7 +118,9 @@ def lint_record(record: Record, today: datetime.date | None = None) -> list[tupl
         value = getattr(record, name)
         if not value or not _CJK.search(value):
             add("info", name, "no Chinese text")
-    if len(record.workarounds_zh) != len(record.workarounds):
+    if not record.workarounds_zh and record.workarounds:
+        add("info", "workarounds_zh", "no Chinese text")  # optional: a user's KB may be English only
+    elif len(record.workarounds_zh) != len(record.workarounds):
         add("warning", "workarounds_zh",
             f"{len(record.workarounds_zh)} entries for {len(record.workarounds)} workarounds")
     for index, text in enumerate(record.workarounds_zh):

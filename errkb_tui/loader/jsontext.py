@@ -353,6 +353,8 @@ def explain_syntax_error(text: str, position: int, message: str) -> tuple[str, i
         return "JSON has no comments: delete it, or keep the note in a key that starts with _", position
     if message.startswith(("Expecting property name", "Expecting value")) and here in "}]" and here and prior == ",":
         return f"trailing comma before `{here}` on {{at}}: delete the comma", before
+    if message.startswith(("Expecting property name", "Expecting value")) and here == ",":
+        return "two commas in a row on {at}: delete one", position
     if message.startswith(("Expecting property name", "Expecting value")) and here == "'":
         return "strings and keys need double quotes (\"...\"), not single quotes", position
     if message.startswith("Expecting value"):
