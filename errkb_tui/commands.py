@@ -10,6 +10,8 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from .messages import FacetChosen, RecordChosen
 from .search import highlight_spans
 from .text import cell_truncate, plain
+from .model import RecordSummary
+from .trust import Evidence, short_rate_label
 
 #: Records offered at most for one query (the search layer does the ranking).
 MAX_RECORD_HITS = 40
@@ -23,6 +25,13 @@ def _display(prefix: str, value: str, query: str) -> Text:
     for begin, end in highlight_spans(value, query):
         text.stylize("bold underline", start + begin, start + end)
     return text
+
+
+def _rate_words(record: RecordSummary, evidence: Evidence | None) -> str:
+    """``est. fix rate 78%``, or the user's (else a team's) count: ``you 3/4 worked``."""
+    short = (evidence.short_label(record.id, record.fix_success_rate) if evidence is not None
+             else short_rate_label(record.fix_success_rate))
+    return short.replace("est.", "est. fix rate", 1) if short.startswith("est.") else f"{short} worked"
 
 
 class ErrKBCommands(Provider):
@@ -62,6 +71,7 @@ class ErrKBCommands(Provider):
         if index is None or not query.strip():
             return
         result = index.search(query)
+        evidence = self.app.evidence
         for rank, position in enumerate(result.indices[:MAX_RECORD_HITS]):
             record = index.records[position]
             score = 0.9 * (1 - rank / (MAX_RECORD_HITS + 1))
@@ -70,5 +80,5 @@ class ErrKBCommands(Provider):
                 _display("Go to record: ", record.signature, query),
                 partial(self.app.post_message, RecordChosen(record.id, "palette", reveal=True)),
                 text=f"Go to record {record.id}",
-                help=plain(record.id),
+                help=f"{plain(record.id)} · {_rate_words(record, evidence)}",
             )

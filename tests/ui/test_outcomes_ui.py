@@ -233,3 +233,24 @@ async def test_the_badge_never_checks_an_unchecked_or_unknown_tier(tmp_path: Pat
             assert "est. fix rate" in badge and "evidence" in badge
         trust = str(pane.query_one(".d-trust").render())
         assert "message and regex were checked" in trust  # the tier's meaning, in words
+
+
+async def test_the_palette_calls_a_rate_an_estimate_until_there_are_counts():
+    from textual.command import CommandList
+
+    async def hits(pilot, app, query: str) -> list[str]:
+        await pilot.press("ctrl+p", *query)
+        await settle(pilot, app)
+        palette = app.screen.query_one(CommandList)
+        await pilot.wait_for_scheduled_animations()
+        shown = [str(palette.get_option_at_index(i).prompt) for i in range(palette.option_count)]
+        await pilot.press("escape")
+        await settle(pilot, app)
+        return [line for line in shown if RECORD in line]
+
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        pane = await show(pilot, app)
+        assert any("est. fix rate 85%" in line for line in await hits(pilot, app, "module named"))
+        await press_on(pilot, app, card_for(pane, 0), "plus")
+        assert any("you 1/1 worked" in line for line in await hits(pilot, app, "module named"))
