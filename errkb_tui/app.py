@@ -25,7 +25,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from .clipboard import MAX_CLIPBOARD_CHARS, ClipboardError, GuardedClipboard, PyperclipBackend
 from .commands import ErrKBCommands
 from .history import History
-from .kb import KB, Source
+from .kb import KB, Problem, Source
 from .loader import load_kb
 from .match import Match, Matcher, is_error_line, strip_prefix
 from .messages import (
@@ -112,6 +112,7 @@ class ErrKBApp(App[int]):
         lang: str | None = None,
         theme: str | None = None,
         keymap: Mapping[str, str] | None = None,
+        config_problems: Sequence[Problem] = (),
     ) -> None:
         super().__init__()
         self.today = today or datetime.date.today()  # fixed in tests, for freshness hints
@@ -121,6 +122,7 @@ class ErrKBApp(App[int]):
         self.history = History()
         self.initial_text = initial_text
         self.keymap_overrides: dict[str, str] = dict(keymap or {})
+        self.config_problems = list(config_problems)  # shown with the KB's under !
         self._initial_lang = lang
         self._initial_theme = theme
         self._want_watch = watch
@@ -144,6 +146,9 @@ class ErrKBApp(App[int]):
     def on_mount(self) -> None:
         from .screens.browser import BrowserScreen
 
+        if self.config_problems:
+            self.notify(f"{len(self.config_problems)} problem(s) in the config file; press ! to see them",
+                        severity="warning", markup=False)
         if self.keymap_overrides:
             self.set_keymap(self.keymap_overrides)
         if self._initial_theme:
@@ -591,7 +596,7 @@ class ErrKBApp(App[int]):
 
         if self.kb is not None:
             outcomes = self.evidence.problems if self.evidence is not None else []
-            self.push_screen(ProblemsScreen([*self.kb.problems, *outcomes]))
+            self.push_screen(ProblemsScreen([*self.config_problems, *self.kb.problems, *outcomes]))
 
     def action_command_palette(self) -> None:
         """The palette, except while typing in the filter: there ctrl+p moves up, as in fzf."""

@@ -208,7 +208,16 @@ def _browse(args: argparse.Namespace, text: str | None) -> int:
     config = from_args(args)
     warn_problems(config)
     options = {"initial_text": text} if text is not None else {}
-    options.update(app_options(config, accepted=_app_parameters()))
+    accepted = _app_parameters()
+    options.update(app_options(config, accepted=accepted))
+    if "config_problems" in accepted:  # shown under ! in the app, with the keymap's unknown ids
+        from .app import ErrKBApp
+        from .config import keymap_problems
+        from .keys import binding_ids
+
+        problems = [*config.problems, *keymap_problems(config, binding_ids(ErrKBApp.BINDINGS))]
+        if problems:
+            options["config_problems"] = problems
     return run_app(config.sources(args.data, bundled=not args.no_bundled),
                    watch=config.watch, watch_interval=config.watch_interval, **options)
 

@@ -14,7 +14,9 @@ from textual.binding import Binding
 from .screens.browser import BrowserScreen
 from .screens.detail import DetailScreen
 from .screens.record import RECORD_BINDINGS
+from .screens.prompt import ValuePrompt
 from .widgets.detail import DetailPane, RelatedLink, WorkaroundCard
+from .widgets.filter import FilterInput
 from .widgets.evidence import DeadEndCard
 from .widgets.record_list import RecordList
 
@@ -63,10 +65,19 @@ def key_groups(app_bindings: Iterable[Binding], palette_key: str,
     browser = [b for b in BrowserScreen.BINDINGS if b not in RECORD_BINDINGS]
     return [
         ("Anywhere", anywhere),
+        ("Filter", _rows(FilterInput.BINDINGS, keymap)),
         ("Record list", _rows([*browser, *RecordList.BINDINGS], keymap)),
         ("Detail", _rows([*RECORD_BINDINGS, *WorkaroundCard.BINDINGS, *DeadEndCard.BINDINGS, *RelatedLink.BINDINGS,
                           *DetailPane.BINDINGS, *DetailScreen.BINDINGS[:1]], keymap)),
     ]
+
+
+def binding_ids(app_bindings: Iterable[Binding]) -> list[str]:
+    """Every binding id of the app (``app_bindings``: the App's): what a keymap may name."""
+    groups = [app_bindings, BrowserScreen.BINDINGS, DetailScreen.BINDINGS, RecordList.BINDINGS,
+              FilterInput.BINDINGS, WorkaroundCard.BINDINGS, RelatedLink.BINDINGS, DetailPane.BINDINGS,
+              ValuePrompt.BINDINGS]
+    return list(dict.fromkeys(b.id for group in groups for b in group if isinstance(b, Binding) and b.id))
 
 
 def markdown_table(groups: list[tuple[str, list[tuple[str, str]]]]) -> str:

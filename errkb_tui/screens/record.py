@@ -22,12 +22,14 @@ from ..outcomes import item_hash
 from ..placeholders import fill, prompts, record_examples
 from ..state import ALL, EMPTY, Facet, FollowUp, MatchContext, Results, Selection
 from ..trust import Evidence
-from ..widgets.detail import CopyWorkaround, DetailPane, OpenRecord
+from ..widgets.detail import CopyWorkaround, DetailPane, OpenRecord, WorkaroundCard
 
 RECORD_BINDINGS = [
     Binding("backspace,alt+left", "back", "Back", show=False, tooltip="Back to the record you came from", id="record.back"),
     Binding("alt+right", "forward", "Forward", show=False, tooltip="Forward again", id="record.forward"),
     Binding("o", "open_doc", "Open docs", show=False, tooltip="Open the official documentation", id="record.open_doc"),
+    Binding("f", "workarounds", "Fixes", tooltip="Jump to the workarounds (the fixes) and focus the first",
+            id="record.workarounds"),
     Binding("c", "copy_selected", "Copy fix", tooltip="Copy the selected workaround's command", id="record.copy"),
     Binding("y", "copy_signature", "Copy signature", show=False, tooltip="Copy the error's signature", id="record.copy_signature"),
     Binding("Y", "copy_id", "Copy id", show=False, tooltip="Copy the record's id", id="record.copy_id"),
@@ -125,6 +127,17 @@ class RecordScreen(Screen[None]):
                                       timeout=3)
         else:
             self.post_message(CopyRequested(url, f"the docs link ({failure})"))
+
+    def action_workarounds(self) -> None:
+        """Scroll the detail to its workarounds and focus the first one."""
+        record = self.shown_record()
+        cards = list(self.detail.query(WorkaroundCard))
+        if record is None or not cards:
+            self.notify("No workarounds here." if record else "No record selected.", severity="warning",
+                        markup=False)
+            return
+        cards[0].focus(scroll_visible=False)
+        self.detail.scroll_to_widget(self.detail.query_one(".d-workarounds-heading"), top=True, animate=False)
 
     def action_copy_workaround(self, number: int) -> None:
         record = self._record_or_say()

@@ -32,18 +32,18 @@ class FilterInput(Input):
     """The query, typed; its keys follow fzf's habits."""
 
     BINDINGS = [
-        Binding("enter", "submit", "Accept", tooltip="In the filter: accept, go to the list (the query stays)",
+        Binding("enter", "submit", "Accept", tooltip="Accept: go to the list (the query stays)",
                 id="filter.accept"),
-        Binding("down,ctrl+n", "move(1)", "Next", tooltip="In the filter: select the next record",
+        Binding("down,ctrl+n", "move(1)", "Next", tooltip="Select the next record while typing",
                 id="filter.next"),
-        Binding("up,ctrl+p", "move(-1)", "Previous", show=False, tooltip="In the filter: select the previous record",
+        Binding("up,ctrl+p", "move(-1)", "Previous", show=False, tooltip="Select the previous record while typing",
                 id="filter.previous"),
         Binding("pagedown", "move_page(1)", "Page down", show=False,
-                tooltip="In the filter: select a page further down", id="filter.page_down"),
+                tooltip="Select a page further down while typing", id="filter.page_down"),
         Binding("pageup", "move_page(-1)", "Page up", show=False,
-                tooltip="In the filter: select a page further up", id="filter.page_up"),
-        Binding("escape", "leave", "Leave", tooltip="In the filter: leave it, keeping the query", id="filter.leave"),
-        Binding("ctrl+u", "clear", "Clear", tooltip="In the filter: clear the query", id="filter.clear"),
+                tooltip="Select a page further up while typing", id="filter.page_up"),
+        Binding("escape", "leave", "Leave", tooltip="Leave the filter, keeping the query", id="filter.leave"),
+        Binding("ctrl+u", "clear", "Clear", tooltip="Clear the query", id="filter.clear"),
     ]
 
     @dataclass

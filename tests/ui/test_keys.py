@@ -132,3 +132,21 @@ async def test_t_shows_the_facet_tree_on_a_medium_terminal():
         await pilot.press("t")
         await settle(pilot, app)
         assert not tree.display
+
+
+async def test_f_jumps_to_the_first_workaround_on_a_small_terminal():
+    from errkb_tui.widgets.detail import DetailPane, WorkaroundCard
+
+    app = build_app()
+    async with app.run_test(size=(110, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("f")
+        await settle(pilot, app)
+        card = app.focused
+        assert isinstance(card, WorkaroundCard) and card.number == 1
+        detail = app.screen.query_one(DetailPane)
+        top = card.region.y - detail.region.y
+        assert 0 <= top < detail.region.height, "the first workaround is on screen"
+        await pilot.press("c")
+        await settle(pilot, app)
+        assert app.system_clipboard.read() == card.workaround.copy_text

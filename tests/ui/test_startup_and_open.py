@@ -67,3 +67,34 @@ def test_no_graphical_session_means_no_opener():
     assert opener_command("https://example.org", environ={}, platform="linux") is None
     assert opener_command("https://example.org", environ={"DISPLAY": ":0"}, platform="linux") in (
         None, [__import__("shutil").which("xdg-open"), "https://example.org"])
+
+
+async def test_config_problems_are_listed_with_the_kbs():
+    from errkb_tui.app import make_app
+    from errkb_tui.clipboard import GuardedClipboard
+    from errkb_tui.kb import Problem, Source
+    from errkb_tui.screens.problems import ProblemsScreen
+
+    from .conftest import FIXTURE_KB, TODAY
+
+    problem = Problem("warning", "/home/me/.config/errkb-tui/config.toml", "keymap: no binding has the id 'app.qiut'",
+                      line=3, field="keymap.app.qiut")
+    app = make_app([Source(FIXTURE_KB, "--data")], watch=False, clipboard=GuardedClipboard(MemoryBackend()),
+                   today=TODAY, config_problems=[problem])
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        assert any("config file" in t for t in toasts(app))
+        await pilot.press("exclamation_mark")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ProblemsScreen)
+        assert problem in app.screen.problems
+
+
+def test_every_keymap_id_the_app_knows_is_listed():
+    from errkb_tui.app import ErrKBApp
+    from errkb_tui.keys import binding_ids
+
+    ids = binding_ids(ErrKBApp.BINDINGS)
+    for expected in ("app.quit", "filter.accept", "filter.next", "record.workarounds", "browser.facets",
+                     "prompt.cancel", "list.up"):
+        assert expected in ids
