@@ -75,7 +75,8 @@ def key_groups(app_bindings: Iterable[Binding], palette_key: str,
 def binding_ids(app_bindings: Iterable[Binding]) -> list[str]:
     """Every binding id of the app (``app_bindings``: the App's): what a keymap may name."""
     groups = [app_bindings, BrowserScreen.BINDINGS, DetailScreen.BINDINGS, RecordList.BINDINGS,
-              FilterInput.BINDINGS, WorkaroundCard.BINDINGS, RelatedLink.BINDINGS, DetailPane.BINDINGS,
+              FilterInput.BINDINGS, WorkaroundCard.BINDINGS, DeadEndCard.BINDINGS, RelatedLink.BINDINGS,
+              DetailPane.BINDINGS,
               ValuePrompt.BINDINGS]
     return list(dict.fromkeys(b.id for group in groups for b in group if isinstance(b, Binding) and b.id))
 
