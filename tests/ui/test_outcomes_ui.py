@@ -254,3 +254,32 @@ async def test_the_palette_calls_a_rate_an_estimate_until_there_are_counts():
         assert any("est. fix rate 85%" in line for line in await hits(pilot, app, "module named"))
         await press_on(pilot, app, card_for(pane, 0), "plus")
         assert any("you 1/1 worked" in line for line in await hits(pilot, app, "module named"))
+
+
+async def test_chinese_titles_follow_their_workaround_when_the_order_changes():
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        pane = await show(pilot, app)
+        await press_on(pilot, app, card_for(pane, 2), "plus", "plus")
+        await pilot.press("z")
+        await settle(pilot, app)
+        first = pane.query(WorkaroundCard).first()
+        assert first.index == 2 and first.number == 1
+        assert first.action_text == pane.record.workarounds_zh[2]
+
+
+async def test_a_keymap_moves_the_outcome_keys():
+    from errkb_tui.app import make_app
+    from errkb_tui.clipboard import GuardedClipboard, MemoryBackend
+    from errkb_tui.kb import Source
+
+    from .conftest import TODAY
+
+    app = make_app([Source(FIXTURE_KB, "--data")], watch=False, clipboard=GuardedClipboard(MemoryBackend()),
+                   today=TODAY, keymap={"workaround.worked": "ctrl+y", "dead_end.tried_failed": "ctrl+x"})
+    async with app.run_test(size=(160, 48)) as pilot:
+        pane = await show(pilot, app)
+        await press_on(pilot, app, card_for(pane, 0), "plus", "ctrl+y")
+        await press_on(pilot, app, list(pane.query(DeadEndCard))[0], "x", "ctrl+x")
+        assert [(e["kind"], e["verdict"]) for e in log_lines()] == [("workaround", "worked"),
+                                                                    ("dead_end", "tried_failed")]
