@@ -13,6 +13,7 @@ noted (info), since for ``ai_generated`` records the date only says when they we
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import difflib
 import os
@@ -144,10 +145,112 @@ def check_kb(sources: Iterable[Source]) -> KB:
     from .loader import load_kb
 
     kb = load_kb(sources)
-    problems = kb.problems + lint_kb(kb)
+    problems = kb.problems + lint_kb(kb) + lint_rejected(kb)
     problems.sort(key=lambda p: (p.file, p.line or 0, p.index or 0, p.record_id or ""))
     kb.problems = problems
     return kb
+
+
+#: Fields a record cannot do without: a broken one is put in with a stand-in value to lint the rest.
+_REQUIRED_STAND_INS = {"signature": "-", "domain": None, "category": "-", "id": None}
+
+
+def lint_rejected(kb: KB, limit: int = 200) -> list[Problem]:
+    """Unknown keys and lint problems of records the schema rejected, so that one run of
+    ``validate`` lists everything wrong with a file: each rejected record is read again,
+    the fields with schema errors are set aside, and the rest is checked (problems about
+    the set-aside fields are left to the schema errors). At most ``limit`` records."""
+    from .loader.validate import Place, key_warnings
+
+    seen: dict[tuple[str, int | None, int | None], set[str]] = {}
+    for problem in kb.problems:
+        if problem.severity != "error" or not problem.field or problem.message.startswith("text longer"):
+            continue
+        shape_line = problem.line if problem.file.endswith(".jsonl") else None
+        seen.setdefault((problem.file, problem.index, shape_line), set()).add(problem.field)
+    out: list[Problem] = []
+    for (file, index, line), fields in list(seen.items())[:limit]:
+        found = _read_rejected(file, index, line)
+        if found is None:
+            continue
+        data, text, first_line = found
+        record, set_aside = _salvage(data, fields)
+        if record is None:
+            continue
+        place = Place(file, line=first_line if (index is not None or line is not None) else None, index=index,
+                      text=text, size=len(text))
+        for problem in key_warnings(record, place):
+            out.append(dataclasses.replace(problem, record_id=data.get("id") if isinstance(data.get("id"), str)
+                                           else None))
+        for severity, field, message in lint_record(record):
+            if field.split(".")[0].split("[")[0] in set_aside:
+                continue
+            out.append(Problem(severity, file, message, line=place.line_of(tuple(key_parts(field))) or first_line,
+                               index=index, record_id=data.get("id") if isinstance(data.get("id"), str) else None,
+                               field=field))
+    return out
+
+
+def _read_rejected(file: str, index: int | None, line: int | None) -> tuple[dict, str, int] | None:
+    """The JSON object of a rejected record, its text and its first line; None if unreadable."""
+    import json
+
+    try:
+        if file.endswith(".jsonl") and line is not None:
+            with open(file, encoding="utf-8-sig", errors="replace") as handle:
+                for number, text in enumerate(handle, start=1):
+                    if number == line:
+                        data = json.loads(text)
+                        return (data, text, line) if isinstance(data, dict) else None
+            return None
+        if index is not None:
+            from .loader.jsontext import ListError, ListReader
+
+            with open(file, "rb") as handle:
+                reader = ListReader(handle, 8 * 1024 * 1024)
+                for position, item in enumerate(reader.items()):
+                    if position == index:
+                        text = item.text[item.start:item.end]
+                        return (item.value, text, item.line) if isinstance(item.value, dict) else None
+            return None
+        text = Path(file).read_text("utf-8-sig")
+        data = json.loads(text)
+        return (data, text, 1) if isinstance(data, dict) else None
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def _salvage(data: dict, fields: set[str]) -> tuple[Record | None, set[str]]:
+    """``data`` as a record with the fields named in ``fields`` set aside (dropped, or a
+    stand-in for a required one); the top-level keys set aside."""
+    from pydantic import ValidationError
+
+    fixed = dict(data)
+    set_aside: set[str] = set()
+    for _ in range(3):
+        for field in fields:
+            key = field.split(".")[0].split("[")[0]
+            if not key or key in set_aside:
+                continue
+            set_aside.add(key)
+            if key in _REQUIRED_STAND_INS:
+                fixed[key] = _REQUIRED_STAND_INS[key]
+            else:
+                fixed.pop(key, None)
+        domain = fixed.get("domain") if isinstance(fixed.get("domain"), str) and fixed.get("domain") else "x"
+        fixed["domain"] = domain
+        if fixed.get("id") is None or "id" in set_aside:
+            fixed["id"] = f"{domain}/x"
+        try:
+            return Record.model_validate(fixed), set_aside
+        except ValidationError as exc:
+            fields = {".".join(str(p) for p in e["loc"] if isinstance(p, str)) or "" for e in exc.errors()}
+            fields = {f for f in fields if f}
+            if not fields:
+                return None, set_aside
+        except (ValueError, RecursionError):
+            return None, set_aside
+    return None, set_aside
 
 
 def lint_kb(kb: KB, today: datetime.date | None = None) -> list[Problem]:

@@ -134,6 +134,7 @@ class Collector:
 
     def finish(self) -> KB:
         """The KB of everything stored, after reporting links to ids no record has."""
+        suggest = _Suggestions(self.records)
         for record_id, edges in self.links.items():
             if not self.sources[self.source_of[record_id]].report:
                 continue
@@ -141,7 +142,32 @@ class Collector:
                 if target not in self.records:
                     origin = self.origins[record_id]
                     self.problems.append(Problem("warning", origin.file, f"links to {target!r}, which no "
-                                                 "loaded record has", line=origin.line, index=origin.index,
-                                                 record_id=record_id, field=f"transition_graph.{kind}"))
+                                                 f"loaded record has{suggest(target)}", line=origin.line,
+                                                 index=origin.index, record_id=record_id,
+                                                 field=f"transition_graph.{kind}"))
         return KB(list(self.records.values()), self.problems, self.origins, self.sources,
                   self.source_of, self.full)
+
+
+class _Suggestions:
+    """`` (did you mean 'id'?)`` for an id no record has: the closest loaded id, by fuzzy
+    matching (at most ``LIMIT`` look-ups a load, so a KB full of broken links stays fast)."""
+
+    LIMIT = 500
+    CUTOFF = 80
+
+    def __init__(self, records: dict[str, Any]) -> None:
+        self._records = records
+        self._ids: list[str] | None = None
+        self._asked = 0
+
+    def __call__(self, target: str) -> str:
+        self._asked += 1
+        if self._asked > self.LIMIT or not self._records:
+            return ""
+        from rapidfuzz import fuzz, process
+
+        if self._ids is None:
+            self._ids = list(self._records)
+        found = process.extractOne(target, self._ids, scorer=fuzz.ratio, score_cutoff=self.CUTOFF)
+        return f" (did you mean {found[0]!r}?)" if found else ""

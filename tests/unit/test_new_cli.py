@@ -197,3 +197,24 @@ def test_validate_reports_unknown_keys_tier_and_example_in_one_run(tmp_path: Pat
     assert "verification_tier: 'verified' is not one of" in out and "error: python/" in out
     assert "does not match any line of its example" in out
     assert all(":" in l.split(" ")[0][len(str(path)):] for l in out.splitlines() if l.startswith(str(path)))
+
+
+def test_validate_lints_a_record_the_schema_rejects_in_the_same_run(tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps({"id": "acme/x", "signature": "BoomError: x", "domain": "acme",
+                                "category": "runtime_error", "regex": "BoomError: (\\w+", "workaround": [],
+                                "dead_ends": [{"action": "a", "fail_rate": 7}]}, indent=2))
+    out = run(tmp_path, "validate", str(path)).stdout.decode()
+    assert "not a valid RE2 pattern" in out and "fail_rate" in out  # schema errors
+    assert "did you mean 'workarounds'?" in out  # unknown keys
+    assert "root_cause: empty" in out  # lint rules, all in one run
+    assert "dead_ends: 0 dead end(s)" not in out  # about a field set aside: left to its schema error
+
+
+def test_a_dangling_link_suggests_the_closest_id(tmp_path: Path) -> None:
+    record = drafts.build_draft(TRACEBACK).record
+    record["transition_graph"]["leads_to"] = ["python/module-not-fund"]
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps(record))
+    out = run(tmp_path, "validate", str(path)).stdout.decode()
+    assert "did you mean 'python/module-not-found'?" in out
