@@ -40,7 +40,14 @@ def wrap_spans(line: str, width: int, indent: int = 0) -> list[tuple[int, int]]:
     start = end = 0  # the current line: line[start:end] (end: last non-space position)
     used = 0
     room = width
-    tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(line)]
+    tokens: list[tuple[int, int, str]] = []
+    for match in _TOKEN.finditer(line):
+        token = match.group()
+        if tokens and token[0] in _NO_START and tokens[-1][2][0] != " ":
+            token_start, _, before = tokens.pop()  # closing punctuation stays with what it closes
+            tokens.append((token_start, match.end(), before + token))
+        else:
+            tokens.append((match.start(), match.end(), token))
     i = 0
     while i < len(tokens):
         t_start, t_end, token = tokens[i]
@@ -54,7 +61,7 @@ def wrap_spans(line: str, width: int, indent: int = 0) -> list[tuple[int, int]]:
                 used += size
             i += 1
             continue
-        if used + size <= room or (token in _NO_START and used):
+        if used + size <= room:
             end = t_end
             used += size
             i += 1

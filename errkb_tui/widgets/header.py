@@ -1,4 +1,4 @@
-"""The status line at the top: KB, records shown, problems, clipboard watching."""
+"""The status line at the top: KB, records shown, problems, clipboard watching, language."""
 
 from __future__ import annotations
 
@@ -36,6 +36,8 @@ class StatusHeader(Widget):
     """Records read so far while the KB loads."""
     watching: reactive[bool] = reactive(False)
     """Whether the clipboard watcher is on."""
+    lang: reactive[str] = reactive("en")
+    """The detail's language (``z`` switches it), shown so the switch is never a mystery."""
 
     def _style(self, name: str) -> Style:
         style = self.get_component_rich_style(f"status-header--{name}")
@@ -78,4 +80,8 @@ class StatusHeader(Widget):
             text.append("● watch" if narrow else "● watching clipboard (w)", style=self._style("good"))
         else:
             text.append("○ no watch" if narrow else "○ clipboard watch off (w)", style=self._style("muted"))
+        text.append("  " if narrow else "  │  ")
+        text.append("中文" if self.lang == "zh" else "EN", style="bold")
+        if not narrow:
+            text.append(" (z)", style=self._style("muted"))
         return text

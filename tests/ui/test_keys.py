@@ -150,3 +150,16 @@ async def test_f_jumps_to_the_first_workaround_on_a_small_terminal():
         await pilot.press("c")
         await settle(pilot, app)
         assert app.system_clipboard.read() == card.workaround.copy_text
+
+
+async def test_the_header_says_which_language_is_on():
+    from errkb_tui.widgets.header import StatusHeader
+
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        header = app.screen.query_one(StatusHeader)
+        assert header.render().plain.rstrip().endswith("EN (z)")
+        await pilot.press("z")
+        await settle(pilot, app)
+        assert "中文 (z)" in header.render().plain
