@@ -112,6 +112,7 @@ class ErrKBApp(App[int]):
         kb: KB | None = None,
         today: datetime.date | None = None,
         initial_text: str | None = None,
+        initial_origin: str = "pipe",
         lang: str | None = None,
         theme: str | None = None,
         keymap: Mapping[str, str] | None = None,
@@ -124,6 +125,7 @@ class ErrKBApp(App[int]):
         self.index: SearchIndex | None = None
         self.history = History()
         self.initial_text = initial_text
+        self.initial_origin = initial_origin if initial_origin in _ORIGIN_WORDS else "pipe"
         self.keymap_overrides: dict[str, str] = dict(keymap or {})
         self.config_problems = list(config_problems)  # shown with the KB's under !
         self._initial_lang = lang
@@ -217,7 +219,7 @@ class ErrKBApp(App[int]):
         self._read_outcomes(list(kb.sources))
         if self.initial_text is not None:
             text, self.initial_text = self.initial_text, None
-            self.match_text(text, "pipe")
+            self.match_text(text, self.initial_origin)
         elif self._want_watch and not self._clipboard_read_at_start:
             self._clipboard_read_at_start = True
             self._match_clipboard_at_start()
@@ -631,7 +633,8 @@ def _stamp(path) -> tuple[int, int, int] | None:
     return stat.st_ino, stat.st_size, stat.st_mtime_ns
 
 
-_ORIGIN_WORDS = {"clipboard": "copied error", "paste": "pasted text", "pipe": "piped text", "start": "copied error"}
+_ORIGIN_WORDS = {"clipboard": "copied error", "paste": "pasted text", "pipe": "piped text", "start": "copied error",
+                 "command": "command's output"}
 
 
 def make_app(sources: Sequence[Source], **options) -> ErrKBApp:

@@ -199,7 +199,7 @@ def _waiting_for_pipe() -> None:
         print("errkb-tui: reading the piped input; the browser opens when it ends", file=sys.stderr)
 
 
-def _browse(args: argparse.Namespace, text: str | None) -> int:
+def _browse(args: argparse.Namespace, text: str | None, origin: str = "pipe") -> int:
     # Set here, in the program's entry, not when a module is imported: Textual reads it once,
     # when it is first imported.
     os.environ.setdefault("TEXTUAL_FPS", UI_FPS)
@@ -207,7 +207,7 @@ def _browse(args: argparse.Namespace, text: str | None) -> int:
 
     config = from_args(args)
     warn_problems(config)
-    options = {"initial_text": text} if text is not None else {}
+    options = {"initial_text": text, "initial_origin": origin} if text is not None else {}
     accepted = _app_parameters()
     options.update(app_options(config, accepted=accepted))
     if "config_problems" in accepted:  # shown under ! in the app, with the keymap's unknown ids
@@ -277,7 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "run":
             from .run_cli import cmd_run
 
-            return cmd_run(args, lambda: _load(args), lambda text: _browse(args, text))
+            return cmd_run(args, lambda: _load(args), lambda text: _browse(args, text, "command"))
         if args.command == "mcp":
             return cmd_mcp(args)
         if args.command == "new":
