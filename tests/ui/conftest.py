@@ -33,6 +33,23 @@ async def settle(pilot, app: ErrKBApp) -> None:
     await pilot.pause(0.2)  # past the detail pane's coalescing of cursor moves and typing
 
 
+async def wait_for(pilot, app, condition, seconds: float = 5.0) -> bool:
+    """Let the app run until ``condition`` holds (the watcher works on its own clock)."""
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return True
+        await pilot.pause(0.05)
+    return condition()
+
+
+def shown(app) -> str | None:
+    """The id of the record in the detail pane of the screen on top."""
+    from errkb_tui.widgets.detail import DetailPane
+
+    record = app.screen.query_one(DetailPane).record
+    return record.id if record else None
+
+
 @pytest.fixture
 def app_factory():
     return build_app

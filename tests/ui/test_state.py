@@ -17,25 +17,11 @@ from errkb_tui.widgets.detail import DetailPane, RelatedLink
 from errkb_tui.widgets.header import StatusHeader
 from errkb_tui.widgets.record_list import RecordList
 
-from .conftest import build_app, settle
+from .conftest import build_app, settle, shown, wait_for
 
 CORPUS = Path(__file__).parent.parent / "corpus"
 DDP_TRACEBACK = (CORPUS / "pytorch" / "ddp-bucket-view-error.txt").read_text()
 SEED = "pytorch/ddp-bucket-view-error"
-
-
-async def wait_for(pilot, condition, seconds: float = 5.0) -> bool:
-    """Let the app run until ``condition`` holds (the watcher has its own clock)."""
-    for _ in range(int(seconds / 0.05)):
-        if condition():
-            return True
-        await pilot.pause(0.05)
-    return condition()
-
-
-def shown(app) -> str | None:
-    record = app.screen.query_one(DetailPane).record
-    return record.id if record else None
 
 
 async def test_a_match_under_a_full_screen_detail_shows_there_and_the_keys_copy_it():
@@ -49,7 +35,7 @@ async def test_a_match_under_a_full_screen_detail_shows_there_and_the_keys_copy_
         await settle(pilot, app)
         assert isinstance(app.screen, DetailScreen) and shown(app) == first
         backend.text = DDP_TRACEBACK
-        assert await wait_for(pilot, lambda: shown(app) == SEED)
+        assert await wait_for(pilot, app, lambda: shown(app) == SEED)
         assert isinstance(app.screen, DetailScreen)  # the screen the user looks at follows
         await pilot.press("y")
         await settle(pilot, app)
@@ -66,7 +52,7 @@ async def test_a_full_screen_detail_left_open_after_widening_still_follows_match
         await pilot.resize_terminal(120, 36)
         await settle(pilot, app)
         backend.text = DDP_TRACEBACK
-        assert await wait_for(pilot, lambda: shown(app) == SEED)
+        assert await wait_for(pilot, app, lambda: shown(app) == SEED)
         await pilot.press("Y")
         await settle(pilot, app)
         assert backend.writes[-1] == SEED

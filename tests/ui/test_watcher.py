@@ -15,26 +15,12 @@ from errkb_tui.widgets.detail import DetailPane
 from errkb_tui.widgets.header import StatusHeader
 
 from ..helpers import FailingBackend
-from .conftest import build_app, settle
+from .conftest import build_app, settle, shown, wait_for
 
 CORPUS = Path(__file__).parent.parent / "corpus"
 DDP_TRACEBACK = (CORPUS / "pytorch" / "ddp-bucket-view-error.txt").read_text()
 PROSE = (CORPUS / "_negative" / "prose.txt").read_text()
 SEED = "pytorch/ddp-bucket-view-error"
-
-
-async def wait_for(pilot, app, condition, seconds: float = 3.0) -> bool:
-    """Poll ``condition`` while the app runs (the watcher works on its own clock)."""
-    for _ in range(int(seconds / 0.05)):
-        if condition():
-            return True
-        await pilot.pause(0.05)
-    return condition()
-
-
-def shown(app) -> str | None:
-    record = app.screen.query_one(DetailPane).record
-    return record.id if record else None
 
 
 async def test_copying_a_traceback_selects_its_record():
