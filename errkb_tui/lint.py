@@ -23,7 +23,7 @@ from pathlib import Path
 from collections.abc import Iterable
 
 from .kb import KB, Origin, Problem, Severity, Source
-from .loader.jsontext import guess_line, key_parts
+from .loader.jsontext import guess_line, key_parts, object_keys
 from .patterns import CONFIDENT_LITERALS, literal_length
 from .placeholders import placeholder_rules
 from .model import RESOLVABLE, ROOT_CAUSE_TYPES, VERIFICATION_TIERS, VERSION_STATUSES, Record
@@ -280,12 +280,13 @@ def lint_kb(kb: KB, today: datetime.date | None = None) -> list[Problem]:
 
 
 class _FieldLines:
-    """The line of a field of one record, read from its JSON text (once, when first asked):
-    a problem points at the line to edit, not only at the record."""
+    """The line of a field of one record, read from its JSON text (once, when first asked,
+    with its top-level keys found in one walk): a problem points at the line to edit."""
 
     def __init__(self, origin: Origin) -> None:
         self.origin = origin
         self.text: str | None = None
+        self.keys: dict[str, tuple[int, int]] = {}
 
     def line(self, field: str) -> int | None:
         base = self.origin.line or 1
@@ -293,8 +294,20 @@ class _FieldLines:
             return self.origin.line if self.origin.line is not None else (1 if not field else base)
         if self.text is None:
             self.text = _record_text(self.origin)
-        found = guess_line(self.text, tuple(key_parts(field))) if self.text else None
-        return base + found - 1 if found is not None else base
+            # A record on one line (a list written one record a line): every field is there.
+            self.keys = object_keys(self.text) if "\n" in self.text.strip() else {}
+        if not self.keys:
+            return base
+        parts = list(key_parts(field))
+        found = self.keys.get(parts[0]) if parts and isinstance(parts[0], str) else None
+        if found is None:
+            return base
+        key_line = self.text.count("\n", 0, found[0])
+        if len(parts) > 1:
+            deeper = guess_line(self.text, tuple(parts[1:]), found[1])
+            if deeper is not None:
+                return base + self.text.count("\n", 0, found[1]) + deeper - 1
+        return base + key_line
 
 
 def _record_text(origin: Origin) -> str:

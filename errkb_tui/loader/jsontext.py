@@ -396,3 +396,51 @@ def explain_syntax_error(text: str, position: int, message: str) -> tuple[str, i
 def line_at(text: str, position: int) -> int:
     """The 1-based line of ``position`` in ``text``."""
     return text.count("\n", 0, max(0, position)) + 1
+
+
+#: A key at the start of a line: ``  "key": ``.
+_KEY_LINE = re.compile(r'^([ \t]*)"((?:[^"\\\n]|\\.)*)"[ \t]*:[ \t]*', re.M)
+
+
+def object_keys(text: str, start: int = 0) -> dict[str, tuple[int, int]]:
+    """``key -> (key position, value position)`` for the keys of the JSON object at ``start``
+    of ``text`` (the first of a repeated key). Empty if it is not an object; the keys
+    before a syntax error if it breaks.
+
+    Pretty-printed text (each top-level key on a line of its own, all indented alike, as
+    tools and editors write records) is read by one regex pass; other text by a walk."""
+    if start == 0 and text.count("\n") > 2:
+        found = list(_KEY_LINE.finditer(text))
+        if found:
+            indent = min(len(m.group(1)) for m in found)
+            top = [m for m in found if len(m.group(1)) == indent]
+            if len(top) >= 2 and text.lstrip().startswith("{") and '"' not in text[:top[0].start()]:
+                out: dict[str, tuple[int, int]] = {}
+                for m in top:
+                    try:
+                        key = json.loads(f'"{m.group(2)}"')
+                    except ValueError:
+                        break
+                    out.setdefault(key, (m.start() + indent, m.end()))
+                else:
+                    return out
+    return _walk_keys(text, start)
+
+
+def _walk_keys(text: str, start: int) -> dict[str, tuple[int, int]]:
+    out: dict[str, tuple[int, int]] = {}
+    position = skip_space(text, start)
+    if not text.startswith("{", position):
+        return out
+    cursor = skip_space(text, position + 1)
+    try:
+        while text.startswith('"', cursor):
+            key_start = cursor
+            key, cursor = _DECODER.raw_decode(text, cursor)
+            cursor = skip_space(text, skip_space(text, cursor) + 1)  # past the colon
+            out.setdefault(key, (key_start, cursor))
+            cursor = skip_space(text, _DECODER.raw_decode(text, cursor)[1])
+            cursor = skip_space(text, cursor + 1)  # past the comma
+    except (ValueError, IndexError):
+        pass
+    return out
