@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -31,7 +32,14 @@ PARTIAL_EVERY_S = 1.0
 #: (a quarter of a cold load) and at random moments after it. The collector stays on (it
 #: is never disabled, so other threads keep collecting); the records hold no reference
 #: cycles, so a KB that is dropped is still freed. 0 turns this off.
+#: Only a load on the main thread does this (the CLI, whose process is the load's): freezing
+#: is process-wide, so a load in a worker thread (the app) must not do it behind the back of
+#: the rest of the program; there it costs about a fifth more time on a large KB.
 GC_FREEZE_EVERY = 4096
+
+
+def _may_freeze() -> bool:
+    return bool(GC_FREEZE_EVERY) and threading.current_thread() is threading.main_thread()
 
 
 def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None = None,
@@ -91,7 +99,7 @@ def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None
         count = collector.count
     else:
         count = len(kb.records)
-    if GC_FREEZE_EVERY and len(kb.records) >= GC_FREEZE_EVERY:
+    if _may_freeze() and len(kb.records) >= GC_FREEZE_EVERY:
         gc.freeze()
     if progress is not None:
         progress(count)
@@ -116,9 +124,10 @@ class _Watch:
         self._partial = partial
         self._started = time.monotonic()
         self._next_partial = self._started + PARTIAL_FIRST_S
+        self._freeze = _may_freeze()
 
     def __call__(self, count: int) -> None:
-        if GC_FREEZE_EVERY and count % GC_FREEZE_EVERY == 0:
+        if self._freeze and count % GC_FREEZE_EVERY == 0:
             gc.freeze()
         if self._progress is not None and count % PROGRESS_EVERY == 0:
             self._progress(count)

@@ -92,3 +92,25 @@ def test_progress_is_reported_while_loading(tmp_path, monkeypatch):
     counts: list[int] = []
     load_kb([Source(tmp_path, "--data")], progress=counts.append)
     assert counts == [2000, 4000, 4500]
+
+
+def test_a_load_in_a_worker_thread_leaves_the_collector_alone(tmp_path) -> None:
+    # gc.freeze is process-wide: only a load on the main thread (the CLI) may use it.
+    import gc
+    import json
+    import threading
+
+    from errkb_tui.kb import Source
+    from errkb_tui.loader import load_kb
+    from errkb_tui.loader.load import GC_FREEZE_EVERY
+
+    base = {"domain": "big", "category": "c", "signature": "BigError: n", "root_cause": "r"}
+    lines = [json.dumps(dict(base, id=f"big/r{n}", regex=f"BigError: n{n}\\b")) for n in range(GC_FREEZE_EVERY + 10)]
+    (tmp_path / "big.jsonl").write_text("\n".join(lines))
+    gc.unfreeze()
+    result = {}
+    thread = threading.Thread(target=lambda: result.update(kb=load_kb([Source(tmp_path, "--data")])))
+    thread.start()
+    thread.join(120)
+    assert len(result["kb"].records) == GC_FREEZE_EVERY + 10
+    assert gc.get_freeze_count() == 0
