@@ -100,6 +100,21 @@ async def outcomes(pilot) -> None:
     await settle(pilot)
 
 
+TRACEBACK = ("Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n"
+             "    import torchvision\nModuleNotFoundError: No module named 'torchvision'\n")
+
+
+async def copied_error(pilot) -> None:
+    """A copied traceback selected its record; f jumps to the fixes, filled from the error."""
+    await settle(pilot)
+    app = pilot.app
+    app.match_text(TRACEBACK, "clipboard")
+    await settle(pilot)
+    app.clear_notifications()
+    await pilot.press("f")
+    await settle(pilot)
+
+
 #: The team folder's own record (a KB folder holds records as well as the team's counts).
 TEAM_RECORD = {
     "id": "pytorch/cluster-gpu-quota", "domain": "pytorch", "category": "resource_error",
@@ -131,6 +146,7 @@ SHOTS = [
     ("chinese", (120, 36), chinese),
     ("narrow-80x24", (80, 24), narrow),
     ("help", (120, 36), help_screen),
+    ("copied-error", (120, 36), copied_error),
     ("outcomes", (160, 48), outcomes),
 ]
 #: Shots that load a team's KB folder as well (``--data``).
