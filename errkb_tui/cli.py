@@ -44,7 +44,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="errkb-tui", parents=[common],
         description="Browse an error knowledge base; match copied errors to records.",
         epilog="Without a subcommand, opens the browser. KBs load in this order, a later record "
-               "with the same id winning: the bundled one, ERRKB_PATH (os.pathsep-separated), "
+               "with the same id winning: the bundled one, your own (the data folder's kb, "
+               "when it exists), ERRKB_PATH (os.pathsep-separated), "
                "the config file's kb_paths, --data. The config file (ERRKB_CONFIG, else "
                "config.toml in the platform's config folder) sets defaults that flags override.",
     )

@@ -218,3 +218,16 @@ def test_a_dangling_link_suggests_the_closest_id(tmp_path: Path) -> None:
     path.write_text(json.dumps(record))
     out = run(tmp_path, "validate", str(path)).stdout.decode()
     assert "did you mean 'python/module-not-found'?" in out
+
+
+def test_the_readme_example_record_passes_validate_strict(tmp_path: Path) -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## The KB format"):]
+    block = section[section.index("```json\n") + 8:section.index("\n```", section.index("```json\n"))]
+    data = json.loads(block)
+    domain, slug = data["id"].split("/")
+    path = tmp_path / "kb" / domain / f"{slug}.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(block)
+    result = run(tmp_path, "validate", "--strict", str(tmp_path / "kb"))
+    assert result.returncode == 0, result.stdout
