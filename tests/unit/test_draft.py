@@ -193,3 +193,36 @@ def test_write_draft_is_atomic_and_never_overwrites(tmp_path: Path) -> None:
     kept = drafts.save_to_drafts("{ not json", draft.example, draft.id, tmp_path / "drafts")
     again = drafts.save_to_drafts("{ other", draft.example, draft.id, tmp_path / "drafts")
     assert kept != again and kept.read_text() == "{ not json" and again.read_text() == "{ other"
+
+
+# -- any text: never a regex RE2 rejects, never one that misses its own line -------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PIECES = st.sampled_from([
+    "Error: ", "ModuleNotFoundError: No module named ", "'", '"', "`", "‘", "’", " ", "  ", "\t", "(", ")", "[",
+    "]", "{", "}", "\\", "/", "C:\\Users\\x\\", "/home/a/b.py", "0x7ffe", "1.2.3", "v20", "42", "3.5s", "12 MiB",
+    "127.0.0.1:8080", "localhost:5432", "port 22", "deadbeefcafe", "550e8400-e29b-41d4-a716-446655440000", "é",
+    "漢字", "$", "^", "*", "+", "?", "|", ".", "https://x.io/a?b=c", "x8", "E0502", "[Errno 13]", "\\d+", "(?P<x>",
+])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_PIECES | st.text(max_size=8), min_size=1, max_size=25))
+def test_any_line_gives_a_valid_regex_that_matches_it(pieces: list[str]) -> None:
+    line = "".join(pieces).strip()
+    if not line or "\n" in line or "\r" in line:
+        return
+    general = drafts.generalise(line)
+    compiled = compile_regex(general.regex)  # never raises
+    assert compiled.search(general.line) is not None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=300))
+def test_any_text_gives_a_draft_or_none_never_an_error(text: str) -> None:
+    draft = drafts.build_draft(text)
+    if draft is not None:
+        Record.model_validate(draft.record)
+        json.loads(draft.to_json())
