@@ -167,12 +167,15 @@ class _Part:
 
 
 #: Quoted text: '...', "...", `...`, ‘...’, “...” (not an apostrophe inside a word).
-_QUOTED = re.compile(r"""(?<![\w'"`])(?:'([^'\n]{1,200})'|"([^"\n]{1,200})"|`([^`\n]{1,200})`|‘([^’\n]{1,200})’|“([^”\n]{1,200})”)(?!\w)""")
+_QUOTED = re.compile(r"""(?<![\w'"`])(?:'([^'\n]{1,200})'|"([^"\n]{1,200})"|`([^`\n]{1,200})`"""
+                     r"""|‘([^’\n]{1,200})’|“([^”\n]{1,200})”)(?!\w)""")
 _URL = re.compile(r"\b(?:https?|wss?|s3|gs|file)://[^\s'\"<>()\[\]{}]+")
 _UUID = re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
 _WIN_PATH = re.compile(r"\b[A-Za-z]:\\(?:[\w.@+~-]+\\)*[\w.@+~-]+")
-_POSIX_PATH = re.compile(r"(?<![\w/.:])(?:~|\.{1,2})?/(?:[\w.@+~-]+/)*[\w.@+~-]+/?|(?<![\w/.:@-])(?:[\w.@+~-]+/)+[\w@+~-]+\.[A-Za-z]\w{0,7}\b")
-_HOST_PORT = re.compile(r"\b(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[0-9a-fA-F:]+\]|[a-z][\w-]*(?:\.[\w-]+)+):(\d{2,5})\b")
+_POSIX_PATH = re.compile(r"(?<![\w/.:])(?:~|\.{1,2})?/(?:[\w.@+~-]+/)*[\w.@+~-]+/?|"
+                         r"(?<![\w/.:@-])(?:[\w.@+~-]+/)+[\w@+~-]+\.[A-Za-z]\w{0,7}\b")
+_HOST_PORT = re.compile(r"\b(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[0-9a-fA-F:]+\]|"
+                        r"[a-z][\w-]*(?:\.[\w-]+)+):(\d{2,5})\b")
 _IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}\b")
 _HEX = re.compile(r"\b0x[0-9a-fA-F]+\b")
 _SHA = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,64}\b")
@@ -193,7 +196,8 @@ _UNQUOTED = [
 #: Words that name a number as the error's identity (kept literal): ``[Errno 13]``, ``ERROR 1045``.
 _CODE_WORDS = re.compile(r"\b(?:errno|error|code|status|signal|exit|http|sqlstate|ora|err|returned)\W{0,2}$", re.I)
 #: Random ids (build refs, request ids): long runs of letters and digits mixed.
-_RANDOM_ID = re.compile(r"\b(?=[a-z0-9]*\d[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]{16,}\b|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]{20,}\b")
+_RANDOM_ID = re.compile(r"\b(?=[a-z0-9]*\d[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]{16,}\b|"
+                        r"\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]{20,}\b")
 #: Words before a quoted value that make it no command's business (``thread "main"``).
 _UNNAMED_CONTEXT = {"thread"}
 #: A word before a quoted name -> the group's name (and the class of its value).
@@ -413,28 +417,37 @@ def _usable(regex: str, line: str) -> bool:
 
 #: ``(domain, evidence)``: the first whose pattern is found in the text names the domain.
 _DOMAINS: list[tuple[str, re.Pattern[str]]] = [
-    ("rust", re.compile(r"^error\[E\d{4}\]|\bcargo (?:build|run|test)\b|^\s*--> [\w/.-]+\.rs:\d+|thread '[^']*' panicked at", re.M)),
+    ("rust", re.compile(r"^error\[E\d{4}\]|\bcargo (?:build|run|test)\b|^\s*--> [\w/.-]+\.rs:\d+|"
+                        r"thread '[^']*' panicked at", re.M)),
     ("typescript", re.compile(r"\berror TS\d+:|\btsc\b")),
     ("terraform", re.compile(r"\bterraform\b|^│ Error:|registry\.terraform\.io", re.M)),
-    ("kubernetes", re.compile(r"\bkubectl\b|Error from server \(|\bCrashLoopBackOff\b|\bImagePullBackOff\b|\bkubelet\b")),
+    ("kubernetes", re.compile(r"\bkubectl\b|Error from server \(|\bCrashLoopBackOff\b|\bImagePullBackOff\b|"
+                              r"\bkubelet\b")),
     ("docker", re.compile(r"\bdocker\b|Dockerfile|Error response from daemon|failed to solve:|\bBuildKit\b", re.I)),
-    ("aws", re.compile(r"\baws (?:s3|sts|ec2|iam|lambda|ecr|eks|configure)\b|An error occurred \(\w+\) when calling|arn:aws:")),
+    ("aws", re.compile(r"\baws (?:s3|sts|ec2|iam|lambda|ecr|eks|configure)\b|"
+                       r"An error occurred \(\w+\) when calling|arn:aws:")),
     ("react", re.compile(r"\bHydration failed\b|\breact-dom\b|Minified React error|Invalid hook call|\bNext\.js\b")),
-    ("node", re.compile(r"npm ERR!|npm error|node:internal|Cannot find module|\bNode\.js v\d+|\bat Module\._|\bnode_modules/|Require stack:|\bnode v?\d+|ERR_[A-Z_]+\b")),
+    ("node", re.compile(r"npm ERR!|npm error|node:internal|Cannot find module|\bNode\.js v\d+|\bat Module\._|"
+                        r"\bnode_modules/|Require stack:|\bnode v?\d+|ERR_[A-Z_]+\b")),
     ("go", re.compile(r"^panic: |^goroutine \d+ \[|\bgo: |\.go:\d+|^fatal error: all goroutines", re.M)),
-    ("java", re.compile(r"\bjava\.\w+\.|Exception in thread \"|^\s+at [\w.$]+\([\w$]+\.java:\d+\)|\bmvn\b|\bgradle\b", re.M)),
+    ("java", re.compile(r"\bjava\.\w+\.|Exception in thread \"|^\s+at [\w.$]+\([\w$]+\.java:\d+\)|\bmvn\b|"
+                        r"\bgradle\b", re.M)),
     ("redis", re.compile(r"^\(error\) |\bredis-cli\b|\bMISCONF\b|\bWRONGTYPE\b", re.M)),
     ("mysql", re.compile(r"^ERROR \d{4} \(\w{5}\)|\bmysql\b|\bMariaDB\b", re.M)),
     ("postgres", re.compile(r"\bpsql\b|\bpsycopg2?\b|\bpostgres(?:ql)?\b|\bpg_\w+|asyncpg", re.I)),
     ("sqlite", re.compile(r"\bsqlite3?\b", re.I)),
-    ("pip", re.compile(r"\bpip (?:install|download)\b|pip's dependency resolver|No matching distribution found|Could not build wheels|\bpip\._internal")),
-    ("git", re.compile(r"^fatal: |^error: (?:failed to push|pathspec|Your local changes)|\bgit (?:push|pull|clone|fetch|checkout|merge|rebase|commit|describe)\b", re.M)),
+    ("pip", re.compile(r"\bpip (?:install|download)\b|pip's dependency resolver|No matching distribution found|"
+                       r"Could not build wheels|\bpip\._internal")),
+    ("git", re.compile(r"^fatal: |^error: (?:failed to push|pathspec|Your local changes)|\bgit (?:push|pull|"
+                       r"clone|fetch|checkout|merge|rebase|commit|describe)\b", re.M)),
 ]
 #: Python packages (in paths or module names) whose errors have a domain of their own.
 _PY_PACKAGES = [("pytorch", "torch"), ("tensorflow", "tensorflow"), ("jax", "jax"), ("transformers", "transformers"),
                 ("sklearn", "sklearn"), ("pandas", "pandas"), ("numpy", "numpy")]
-_PYTHON = re.compile(r"Traceback \(most recent call last\)|^\s*File \"[^\"]+\", line \d+|^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): |\bpython\d?(?:\.\d+)?\b", re.M)
-_LINUX = re.compile(r"\bcommand not found\b|\bssh\b|\bnc: |Connection refused|Permission denied|No such file or directory|\bsudo\b|\bapt(?:-get)?\b|Segmentation fault|\bsystemctl\b")
+_PYTHON = re.compile(r"Traceback \(most recent call last\)|^\s*File \"[^\"]+\", line \d+|"
+                     r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): |\bpython\d?(?:\.\d+)?\b", re.M)
+_LINUX = re.compile(r"\bcommand not found\b|\bssh\b|\bnc: |Connection refused|Permission denied|"
+                    r"No such file or directory|\bsudo\b|\bapt(?:-get)?\b|Segmentation fault|\bsystemctl\b")
 _CUDA = re.compile(r"\bCUDA\b|\bcuDNN\b|\bCUBLAS\b|\bnvidia-smi\b|\bNVIDIA\b")
 
 
@@ -452,7 +465,8 @@ def guess_domain(text: str, line: str = "") -> str:
             return domain
     if python or _PYTHON.search(text):
         for domain, package in _PY_PACKAGES:
-            if re.search(rf"(?:site-packages|dist-packages)[/\\]{package}[/\\]|\b{package}\.\w+(?:Error|Exception)\b|^\s*import {package}\b", text, re.M):
+            if re.search(rf"(?:site-packages|dist-packages)[/\\]{package}[/\\]|\b{package}\.\w+(?:Error|"
+                         rf"Exception)\b|^\s*import {package}\b", text, re.M):
                 return domain
         if _CUDA.search(line):
             return "cuda"
@@ -469,21 +483,26 @@ def guess_domain(text: str, line: str = "") -> str:
 
 #: Exception types (or words of the message) -> category, as the bundled KB names them.
 _CATEGORIES = [
-    (r"ModuleNotFoundError|ImportError|Cannot find module|ClassNotFoundException|NoClassDefFoundError|cannot find package|unresolved import|error TS2307", "import_error"),
+    (r"ModuleNotFoundError|ImportError|Cannot find module|ClassNotFoundException|NoClassDefFoundError|"
+     r"cannot find package|unresolved import|error TS2307", "import_error"),
     (r"SyntaxError|IndentationError|TabError|ParseError|Unexpected token", "syntax_error"),
     (r"TypeError|ClassCastException|mismatched types|error TS2\d{3}", "type_error"),
     (r"AttributeError|has no attribute", "attribute_error"),
     (r"ValueError|NumberFormatException|IllegalArgumentException", "value_error"),
     (r"KeyError|IndexError|ArrayIndexOutOfBounds|index out of range", "runtime_error"),
     (r"UnicodeDecodeError|UnicodeEncodeError|codec can't", "encoding_error"),
-    (r"PermissionError|Permission denied|EACCES|AccessDenied|Access denied|not authorized|Forbidden|403", "permission_error"),
-    (r"ConnectionRefused|Connection refused|ECONNREFUSED|ConnectTimeout|timed out|ETIMEDOUT|getaddrinfo|Name or service not known|SSLError|CERTIFICATE_VERIFY_FAILED|\bdial tcp\b", "network_error"),
-    (r"MemoryError|OutOfMemory|out of memory|OOMKilled|No space left|Too many open files|resource exhausted", "resource_error"),
+    (r"PermissionError|Permission denied|EACCES|AccessDenied|Access denied|not authorized|Forbidden|"
+     r"403", "permission_error"),
+    (r"ConnectionRefused|Connection refused|ECONNREFUSED|ConnectTimeout|timed out|ETIMEDOUT|getaddrinfo|"
+     r"Name or service not known|SSLError|CERTIFICATE_VERIFY_FAILED|\bdial tcp\b", "network_error"),
+    (r"MemoryError|OutOfMemory|out of memory|OOMKilled|No space left|Too many open files|"
+     r"resource exhausted", "resource_error"),
     (r"Unauthorized|401|authentication failed|ExpiredToken|credentials", "auth_error"),
     (r"deadlock|database is locked|race|concurrent|ConcurrentModification", "concurrency_error"),
     (r"error\[E\d+\]|could not compile|compil", "compile_error"),
     (r"panic:|panicked", "panic"),
-    (r"dependency|resolver|conflict|ResolutionImpossible|ERESOLVE|No matching distribution|Could not build wheels", "install_error"),
+    (r"dependency|resolver|conflict|ResolutionImpossible|ERESOLVE|No matching distribution|"
+     r"Could not build wheels", "install_error"),
     (r"[Cc]onfig|invalid option|unknown flag|Unrecognized", "config_error"),
     (r"command not found|not recognized as", "environment_error"),
     (r"Warning\b", "runtime_warning"),
@@ -559,7 +578,8 @@ def record_path(folder: Path, record_id: str) -> Path:
 
 def example_path(path: Path) -> Path:
     """The example text beside record file ``path``: ``<slug>.example.txt``."""
-    return path.with_name(path.name[: -len(path.suffix)] + EXAMPLE_SUFFIX if path.suffix else path.name + EXAMPLE_SUFFIX)
+    stem = path.name[: -len(path.suffix)] if path.suffix else path.name
+    return path.with_name(stem + EXAMPLE_SUFFIX)
 
 
 @dataclass
@@ -648,7 +668,8 @@ def build_draft(text: str | bytes, *, taken: Callable[[str], bool] | Collection[
 
 
 def _error_code(line: str) -> str | None:
-    found = re.search(r"error\[(E\d{4})\]|error (TS\d+)|^ERROR (\d{4})\b|\[Errno (\d+)\]|\b(ERR_[A-Z_]+)\b|\b(E[A-Z]{3,})\b:", line)
+    found = re.search(r"error\[(E\d{4})\]|error (TS\d+)|^ERROR (\d{4})\b|\[Errno (\d+)\]|\b(ERR_[A-Z_]+)\b|"
+                      r"\b(E[A-Z]{3,})\b:", line)
     if not found:
         return None
     value = next(g for g in found.groups() if g)

@@ -204,7 +204,7 @@ def _read_rejected(file: str, index: int | None, line: int | None) -> tuple[dict
                         return (data, text, line) if isinstance(data, dict) else None
             return None
         if index is not None:
-            from .loader.jsontext import ListError, ListReader
+            from .loader.jsontext import ListReader
 
             with open(file, "rb") as handle:
                 reader = ListReader(handle, 8 * 1024 * 1024)
