@@ -283,3 +283,22 @@ async def test_a_keymap_moves_the_outcome_keys():
         await press_on(pilot, app, list(pane.query(DeadEndCard))[0], "x", "ctrl+x")
         assert [(e["kind"], e["verdict"]) for e in log_lines()] == [("workaround", "worked"),
                                                                     ("dead_end", "tried_failed")]
+
+
+async def test_the_question_comes_when_the_error_is_copied_again_while_its_record_is_shown():
+    from errkb_tui.messages import ClipboardChanged
+
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        pane = await show(pilot, app)
+        await pilot.press("3")
+        await settle(pilot, app)
+        app.post_message(ClipboardChanged("ModuleNotFoundError: No module named 'yaml'"))
+        await settle(pilot, app)
+        assert app.selection.id == RECORD  # no jump: it was already in front of the user
+        copied = item_hash(pane.displayed_workarounds()[2])
+        assert app.followup is not None and app.followup.fix_hash == copied
+        await pilot.press("plus")
+        await settle(pilot, app)
+        assert app.followup is None
+        assert [(e["hash"], e["verdict"]) for e in log_lines()] == [(copied, "worked")]
