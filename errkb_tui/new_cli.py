@@ -51,8 +51,8 @@ class Terminal:
     """Where the editor runs and questions are asked: the controlling terminal, also when
     standard input was a pipe (the error). ``None`` from :func:`open_terminal`: no terminal."""
 
-    def __init__(self, reader: IO[str], writer: IO[str], handle: IO[str] | None = None) -> None:
-        self.reader, self.writer, self._handle = reader, writer, handle
+    def __init__(self, reader: IO[str], writer: IO[str], owned: bool = False) -> None:
+        self.reader, self.writer, self._owned = reader, writer, owned
 
     def ask(self, question: str) -> str | None:
         """The answer (stripped, lower case), or None at end of input."""
@@ -63,24 +63,30 @@ class Terminal:
 
     def editor_streams(self) -> dict[str, Any]:
         """``stdin=``/``stdout=`` for the editor's process: the terminal, when it is not ours already."""
-        if self._handle is None:
+        if not self._owned:
             return {}
-        return {"stdin": self._handle, "stdout": self._handle}
+        return {"stdin": self.reader, "stdout": self.writer}
 
     def close(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
+        if self._owned:
+            self.reader.close()
+            self.writer.close()
 
 
 def open_terminal() -> Terminal | None:
     """The terminal to edit and ask on, or None (cron, CI, a test without a tty)."""
-    if sys.stdin.isatty() and sys.stderr.isatty():
+    if sys.stdin.isatty() and sys.stdout.isatty():
         return Terminal(sys.stdin, sys.stderr)
     try:
-        handle = open("/dev/tty", "r+", encoding="utf-8")  # noqa: SIM115 - kept open for the session
+        reader = open("/dev/tty", encoding="utf-8")  # noqa: SIM115 - kept open for the session
     except OSError:
         return None
-    return Terminal(handle, handle, handle)
+    try:
+        writer = open("/dev/tty", "w", encoding="utf-8")  # noqa: SIM115
+    except OSError:
+        reader.close()
+        return None
+    return Terminal(reader, writer, owned=True)
 
 
 def _read(args: argparse.Namespace) -> bytes | None:
