@@ -419,7 +419,7 @@ def _usable(regex: str, line: str) -> bool:
 _DOMAINS: list[tuple[str, re.Pattern[str]]] = [
     ("rust", re.compile(r"^error\[E\d{4}\]|\bcargo (?:build|run|test)\b|^\s*--> [\w/.-]+\.rs:\d+|"
                         r"thread '[^']*' panicked at", re.M)),
-    ("typescript", re.compile(r"\berror TS\d+:|\btsc\b")),
+    ("typescript", re.compile(r"\berror TS\d+:|\btsc\b|\bTSError\b|\bts-node\b|Unable to compile TypeScript")),
     ("terraform", re.compile(r"\bterraform\b|^│ Error:|registry\.terraform\.io", re.M)),
     ("kubernetes", re.compile(r"\bkubectl\b|Error from server \(|\bCrashLoopBackOff\b|\bImagePullBackOff\b|"
                               r"\bkubelet\b")),
@@ -427,8 +427,9 @@ _DOMAINS: list[tuple[str, re.Pattern[str]]] = [
     ("aws", re.compile(r"\baws (?:s3|sts|ec2|iam|lambda|ecr|eks|configure)\b|"
                        r"An error occurred \(\w+\) when calling|arn:aws:")),
     ("react", re.compile(r"\bHydration failed\b|\breact-dom\b|Minified React error|Invalid hook call|\bNext\.js\b")),
-    ("node", re.compile(r"npm ERR!|npm error|node:internal|Cannot find module|\bNode\.js v\d+|\bat Module\._|"
-                        r"\bnode_modules/|Require stack:|\bnode v?\d+|ERR_[A-Z_]+\b")),
+    ("node", re.compile(r"npm ERR!|npm error|node:internal|JavaScript heap|"
+                        r"^\s+at .*\.[cm]?js:\d+:\d+\)?$|Cannot find module|\bNode\.js v\d+|\bat Module\._|"
+                        r"\bnode_modules/|Require stack:|\bnode v?\d+|ERR_[A-Z_]+\b", re.M)),
     ("go", re.compile(r"^panic: |^goroutine \d+ \[|\bgo: |\.go:\d+|^fatal error: all goroutines", re.M)),
     ("java", re.compile(r"\bjava\.\w+\.|Exception in thread \"|^\s+at [\w.$]+\([\w$]+\.java:\d+\)|\bmvn\b|"
                         r"\bgradle\b", re.M)),
@@ -436,44 +437,70 @@ _DOMAINS: list[tuple[str, re.Pattern[str]]] = [
     ("mysql", re.compile(r"^ERROR \d{4} \(\w{5}\)|\bmysql\b|\bMariaDB\b", re.M)),
     ("postgres", re.compile(r"\bpsql\b|\bpsycopg2?\b|\bpostgres(?:ql)?\b|\bpg_\w+|asyncpg", re.I)),
     ("sqlite", re.compile(r"\bsqlite3?\b", re.I)),
-    ("pip", re.compile(r"\bpip (?:install|download)\b|pip's dependency resolver|No matching distribution found|"
+    ("pip", re.compile(r"\bpip3? (?:install|download)\b|externally-managed-environment|"
+                       r"pip's dependency resolver|No matching distribution found|"
                        r"Could not build wheels|\bpip\._internal")),
     ("git", re.compile(r"^fatal: |^error: (?:failed to push|pathspec|Your local changes)|\bgit (?:push|pull|"
                        r"clone|fetch|checkout|merge|rebase|commit|describe)\b", re.M)),
 ]
 #: Python packages (in paths or module names) whose errors have a domain of their own.
 _PY_PACKAGES = [("pytorch", "torch"), ("tensorflow", "tensorflow"), ("jax", "jax"), ("transformers", "transformers"),
-                ("sklearn", "sklearn"), ("pandas", "pandas"), ("numpy", "numpy")]
+                ("sklearn", "sklearn"), ("pandas", "pandas"), ("numpy", "numpy"), ("aws", "botocore"),
+                ("aws", "boto3")]
+#: Words of an error line that name the Python library it comes from.
+_PY_LINE_WORDS = [
+    ("pytorch", re.compile(r"\btorch\b|\bTensor\b|\bnccl\b|\bNCCL\b|\blocal_rank\b")),
+    ("tensorflow", re.compile(r"\btensorflow\b|\btf\.")),
+    ("jax", re.compile(r"\bjaxlib\b|\bjax\b")),
+    ("transformers", re.compile(r"\btransformers\b|\bAutoModel|\bAutoTokenizer\b")),
+    ("sklearn", re.compile(r"\bsklearn\b|\bscikit-learn\b")),
+    ("pandas", re.compile(r"\bpandas\b|\bDataFrame\b|SettingWithCopy")),
+    ("numpy", re.compile(r"\bnumpy\b|\bndarray\b|truth value of an array")),
+    ("aws", re.compile(r"\bbotocore\b|\bboto3\b")),
+]
+#: Evidence of Python itself (not just an ``XError:`` line, which JavaScript prints too).
 _PYTHON = re.compile(r"Traceback \(most recent call last\)|^\s*File \"[^\"]+\", line \d+|"
-                     r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): |\bpython\d?(?:\.\d+)?\b", re.M)
+                     r"\bpython\d?(?:\.\d+)?\b|\.py\b|site-packages|\bpip3? ", re.M)
 _LINUX = re.compile(r"\bcommand not found\b|\bssh\b|\bnc: |Connection refused|Permission denied|"
                     r"No such file or directory|\bsudo\b|\bapt(?:-get)?\b|Segmentation fault|\bsystemctl\b")
+#: An error line that is the shell's or the system's own.
+_LINUX_LINE = re.compile(r"^(?:ba|z|fi)?sh: .*command not found|^sudo: |^E: |Segmentation fault|^ssh: |^nc: ")
 _CUDA = re.compile(r"\bCUDA\b|\bcuDNN\b|\bCUBLAS\b|\bnvidia-smi\b|\bNVIDIA\b")
 
 
 def guess_domain(text: str, line: str = "") -> str:
-    """The KB domain the text's error most likely belongs to (``misc`` when nothing says)."""
+    """The KB domain the text's error most likely belongs to (``misc`` when nothing says).
+
+    The error line's own words first (``error[E0502]``, ``npm ERR!``, ``command not
+    found``), then Python's libraries (by the line's words, then by paths in a traceback),
+    then the rest of the text."""
     text = clean_text(text)
-    if line and re.search(r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning): ", line) and _PYTHON.search(text):
-        python = True
-    else:
-        python = False
+    python = bool(_PYTHON.search(text)) and bool(re.search(r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)\b",
+                                                          line) or re.search(r"\.py:\d+: \w+Warning", line))
     for domain, evidence in _DOMAINS:
-        if python and domain in ("docker", "node", "git", "mysql", "aws"):
+        if python and domain in ("docker", "node", "git", "mysql", "aws", "pip"):
             continue  # a Python exception mentioning them (a client library) is Python's
-        if evidence.search(line) or (not python and evidence.search(text)):
+        if evidence.search(line):
             return domain
+    if _LINUX_LINE.search(line):
+        return "linux"
     if python or _PYTHON.search(text):
+        for domain, words in _PY_LINE_WORDS:
+            if words.search(line):
+                return domain
         for domain, package in _PY_PACKAGES:
             if re.search(rf"(?:site-packages|dist-packages)[/\\]{package}[/\\]|\b{package}\.\w+(?:Error|"
                          rf"Exception)\b|^\s*import {package}\b", text, re.M):
                 return domain
         if _CUDA.search(line):
             return "cuda"
-        for domain, evidence in _DOMAINS:
-            if domain in ("postgres", "sqlite", "mysql", "redis") and evidence.search(line):
-                return domain
-        return "python"
+        if python:
+            return "python"
+    for domain, evidence in _DOMAINS:
+        if evidence.search(text):
+            return domain
+    if _PYTHON.search(text) or re.search(r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): ", line):
+        return "python"  # a lone exception line, and nothing names another language
     if _CUDA.search(text):
         return "cuda"
     if _LINUX.search(text):
