@@ -63,6 +63,9 @@ _NOISE = re.compile(
     | \d+\ errors?\ generated | ^error:\ aborting | ^Aborting | returned\ (?:a\ )?non-zero\ exit
     | ^ERROR:\ Job\ failed | ^\s*\^+\s*$ | ^Error:\ Process\ completed | npm\ ERR!\ (?:code|errno|path|syscall)\b
     | ^(?:npm|yarn|pnpm)\ ERR!\s*$ | ^note: | ^help: | command\ failed:?\s*$ | ^FAILED\ \(
+    | to\ learn\ more | ^Visit\ https?:// | ^\w+\ @\ \S+:\d+$ | ChildFailedError:?$ | failed\ \(exitcode:
+    | ^Fix\ the\ upstream | --legacy-peer-deps | ^(?:cwd|node\ -v|node-gyp\ -v|not\ ok|argv|System|command\ ")
+    | ^Consider\ adding\ an\ error\ boundary | ^Check\ the\ render\ method
     """,
     re.VERBOSE,
 )
@@ -71,6 +74,7 @@ _STRONG = re.compile(
     r"""^(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception|Fault|Failure)\b:? | ^error\[E\d+\] | ^panic: | ^fatal\ error:
     | ^fatal: | ^FATAL: | ^Caused\ by: | ^error\ TS\d+ | ^Error:\ | ^ERROR\ \d+ | ^\(error\)\ | ^E:\ | ^error:
     | ^Error\ from\ server | ^Error\ response\ from\ daemon | ^thread\ '[^']*'\ panicked | Exception\ in\ thread
+    | ^ERROR:\ | \berror\ TS\d+: | ^E[A-Z]{3,}\b | \bUncaught\ (?:\w+)?Error\b | ^(?:\S+\ )?Warning:\ 
     """,
     re.VERBOSE,
 )
@@ -119,8 +123,10 @@ def error_line(text: str | bytes) -> ErrorLine | None:
         candidate = ErrorLine(raw, clean, number)
         if not noise:
             fallback = candidate
-        if is_error_line(clean) or is_error_line(raw):
-            score = 10.0 if _STRONG.search(clean) or _STRONG.search(raw) else 5.0
+        if _STRONG.search(clean) or _STRONG.search(raw):
+            score = 10.0
+        elif is_error_line(clean) or is_error_line(raw):
+            score = 5.0
         elif _WEAK_ERROR.search(clean):
             score = 3.0
         else:
@@ -137,8 +143,24 @@ def error_line(text: str | bytes) -> ErrorLine | None:
         if best is None or score >= best[0]:
             best = (score, candidate)
     if best is not None and best[0] > 0:
-        return best[1]
+        return _message_after(best[1], lines)
     return fallback if fallback is not None else (best[1] if best else None)
+
+
+def _message_after(line: ErrorLine, lines: list[str]) -> ErrorLine:
+    """The line after ``line`` when ``line`` only introduces the message (it ends with ``:``:
+    ``thread 'main' panicked at src/main.rs:27:44:``, ``TSError: Unable to compile
+    TypeScript:``) and the next line reads as one (a few words, not noise)."""
+    if not line.clean.endswith(":") or line.number >= len(lines):
+        return line
+    raw = lines[line.number].strip()
+    clean = strip_prefix(raw)
+    if len(re.findall(r"[A-Za-z]{2,}", clean)) < 3 or _NOISE.search(clean):
+        return line
+    exception = re.match(r"(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception)\b", line.clean)
+    if exception and not (_STRONG.search(clean) or is_error_line(clean)):
+        return line  # RuntimeError: Error(s) in loading state_dict for X: the details follow
+    return ErrorLine(raw, clean, line.number + 1)
 
 
 # -- generalising a line -----------------------------------------------------------------
