@@ -79,3 +79,47 @@ def test_light_theme(snap_compare):
         await _show_seed(pilot)
 
     assert snap_compare(build_app(), terminal_size=(120, 36), run_before=run_before)
+
+
+def test_outcomes_view(snap_compare, tmp_path):
+    """Your marks and a team's counts beside the estimates, the order they give, the
+    question after a copy, and the footer's outcome keys on a focused workaround."""
+    import json
+    import shutil
+
+    from errkb_tui.messages import ClipboardChanged, OutcomeMarked
+    from errkb_tui.model import Workaround
+    from errkb_tui.outcomes import item_hash
+    from errkb_tui.widgets.detail import WorkaroundCard
+
+    from .conftest import FIXTURE_KB
+
+    record_id = "python/module-not-found"
+    kb = tmp_path / "team-kb"
+    shutil.copytree(FIXTURE_KB, kb)
+    workarounds = json.loads((kb / "python" / "module-not-found.json").read_text())["workarounds"]
+    team = {"record_id": record_id, "hash": item_hash(Workaround(**workarounds[3])), "kind": "workaround",
+            "worked": 12, "failed": 3, "first": "2026-01-04", "last": "2026-11-28"}
+    (kb / "outcomes.jsonl").write_text(json.dumps(team) + "\n")
+
+    async def run_before(pilot):
+        app = pilot.app
+        await settle(pilot, app)
+        app.select(record_id, "palette", reveal=True)
+        await settle(pilot, app)
+        for kind, index, verdict in [("workaround", 1, "worked"), ("workaround", 1, "worked"),
+                                     ("workaround", 1, "failed"), ("workaround", 0, "failed"),
+                                     ("dead_end", 0, "tried_failed")]:
+            app.post_message(OutcomeMarked(record_id, kind, index, verdict))
+            await settle(pilot, app)
+        await pilot.press("1")
+        await settle(pilot, app)
+        app.post_message(ClipboardChanged("ModuleNotFoundError: No module named 'yaml'"))
+        await settle(pilot, app)
+        app.clear_notifications()
+        pane = app.screen.query_one(DetailPane)
+        pane.query(WorkaroundCard).first().focus(scroll_visible=False)
+        pane.scroll_home(animate=False)  # the question, then the record's totals in its badge
+        await settle(pilot, app)
+
+    assert snap_compare(build_app(kb), terminal_size=(160, 48), run_before=run_before)
