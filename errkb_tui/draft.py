@@ -155,8 +155,8 @@ def _message_after(line: ErrorLine, lines: list[str]) -> ErrorLine:
         return line
     raw = lines[line.number].strip()
     clean = strip_prefix(raw)
-    if len(re.findall(r"[A-Za-z]{2,}", clean)) < 3 or _NOISE.search(clean):
-        return line
+    if len(clean.split()) < 3 or len(re.findall(r"[A-Za-z]{2,}", clean)) < 3 or _NOISE.search(clean):
+        return line  # a file list, a separator: not the message
     exception = re.match(r"(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception)\b", line.clean)
     if exception and not (_STRONG.search(clean) or is_error_line(clean)):
         return line  # RuntimeError: Error(s) in loading state_dict for X: the details follow
