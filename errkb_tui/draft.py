@@ -779,14 +779,16 @@ def write_draft(draft: Draft, folder: Path, *, text: str | None = None, overwrit
 
 def save_to_drafts(text: str, example: str, record_id: str, drafts: Path) -> Path:
     """Keep a record's text (valid or not) under the drafts folder, never matched: the
-    path written. A name already used gets ``-2``, ``-3``...: nothing is overwritten."""
+    path written. A name already used gets ``-2``, ``-3``...: nothing is overwritten. An
+    empty ``example`` writes no example file."""
     base = record_path(drafts, record_id if "/" in record_id else f"misc/{record_id}")
     path, number = base, 1
     while path.exists() or example_path(path).exists():
         number += 1
         path = base.with_name(f"{base.stem}-{number}{base.suffix}")
     atomic_write(path, text, overwrite=False)
-    atomic_write(example_path(path), example)
+    if example:
+        atomic_write(example_path(path), example)
     return path
 
 
@@ -896,6 +898,35 @@ def install(path: Path, target: Path, *, replace: bool = False) -> Path:
     return destination
 
 
+def start_edit(kb: Any, record_id: str, drafts: Path) -> Path | None:
+    """A working copy under ``drafts`` of record ``record_id`` of ``kb`` (the ``e`` key):
+    its file's text as written when it has a file of its own, else the record as JSON; its
+    example too. Edit it, :func:`check` it, then :func:`install` it with ``replace=True``
+    into its writable KB, or into the user's own KB for a bundled record (an override of
+    the same id). None when the record cannot be read."""
+    origin = kb.origins.get(record_id)
+    record = kb.get(record_id)
+    if origin is None or record is None:
+        return None
+    text = None
+    if origin.offset is None and origin.file.endswith(".json"):
+        try:
+            text = Path(origin.file).read_text("utf-8-sig")
+        except (OSError, UnicodeDecodeError):
+            text = None
+    if text is None:
+        data = record.to_json_dict()
+        data.update(record.__pydantic_extra__ or {})
+        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    example = ""
+    if origin.offset is None and origin.file.endswith(".json"):
+        try:
+            example = example_path(Path(origin.file)).read_text("utf-8", errors="replace")
+        except OSError:
+            example = ""
+    return save_to_drafts(text, example, record_id, Path(drafts))
+
+
 def discard(path: Path) -> None:
     """Delete a working copy and its example (missing files are fine)."""
     for file in (Path(path), example_path(Path(path))):
@@ -915,7 +946,7 @@ def ids_in(folder: Path) -> Iterable[str]:
 
 __all__ = ["DRAFT_KEY", "Draft", "EXAMPLE_DEAD_END_KEY", "EXAMPLE_SUFFIX", "EXAMPLE_WORKAROUND_KEY",
            "ErrorLine", "Generalised", "USER_TIER", "atomic_write", "build_draft", "error_line",
-           "blocking", "check", "discard", "editor_command", "install", "record_id_of", "start", "taken_in",
+           "blocking", "check", "discard", "editor_command", "install", "record_id_of", "start", "start_edit", "taken_in",
            "example_matches", "example_path", "generalise", "guess_category", "guess_domain",
            "guess_versions", "ids_in", "is_draft", "record_path", "save_to_drafts", "slug_for",
            "unique_id", "write_draft"]

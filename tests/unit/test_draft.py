@@ -232,3 +232,16 @@ def test_the_domain_guess_agrees_with_the_corpus_folders() -> None:
     right = sum(1 for path in ALL if drafts.build_draft(path.read_text(encoding="utf-8")).record["domain"]
                 == path.parent.name)
     assert right >= 0.9 * len(ALL)  # the misses are CUDA errors raised through PyTorch and the like
+
+
+def test_start_edit_copies_a_bundled_record_then_installs_an_override(tmp_path: Path) -> None:
+    from errkb_tui.kb import Source, bundled_data_dir
+    from errkb_tui.loader import load_kb
+
+    kb = load_kb([Source(bundled_data_dir(), "bundled")])
+    copy = drafts.start_edit(kb, "python/module-not-found", tmp_path / "drafts")
+    assert copy is not None and copy.read_text() == (bundled_data_dir() / "python" / "module-not-found.json").read_text()
+    assert not [p for p in drafts.check(copy, tmp_path / "kb") if p.severity == "error"]
+    installed = drafts.install(copy, tmp_path / "kb", replace=True)
+    assert installed == tmp_path / "kb" / "python" / "module-not-found.json" and not copy.exists()
+    assert drafts.start_edit(kb, "no/such-record", tmp_path / "drafts") is None
