@@ -944,9 +944,8 @@ def ids_in(folder: Path) -> Iterable[str]:
     return [f"{p.parent.name}/{p.stem}" for p in folder.glob("*/*.json")]
 
 
-__all__ = ["DRAFT_KEY", "Draft", "EXAMPLE_DEAD_END_KEY", "EXAMPLE_SUFFIX", "EXAMPLE_WORKAROUND_KEY",
-           "ErrorLine", "Generalised", "USER_TIER", "atomic_write", "build_draft", "error_line",
-           "blocking", "check", "discard", "editor_command", "install", "record_id_of", "start", "start_edit", "taken_in",
-           "example_matches", "example_path", "generalise", "guess_category", "guess_domain",
-           "guess_versions", "ids_in", "is_draft", "record_path", "save_to_drafts", "slug_for",
-           "unique_id", "write_draft"]
+__all__ = ["atomic_write", "blocking", "build_draft", "check", "discard", "Draft", "DRAFT_KEY", "editor_command",
+           "error_line", "ErrorLine", "EXAMPLE_DEAD_END_KEY", "example_matches", "example_path", "EXAMPLE_SUFFIX",
+           "EXAMPLE_WORKAROUND_KEY", "generalise", "Generalised", "guess_category", "guess_domain", "guess_versions",
+           "ids_in", "install", "is_draft", "record_id_of", "record_path", "save_to_drafts", "slug_for", "start",
+           "start_edit", "taken_in", "unique_id", "USER_TIER", "write_draft"]

@@ -240,7 +240,8 @@ def test_start_edit_copies_a_bundled_record_then_installs_an_override(tmp_path: 
 
     kb = load_kb([Source(bundled_data_dir(), "bundled")])
     copy = drafts.start_edit(kb, "python/module-not-found", tmp_path / "drafts")
-    assert copy is not None and copy.read_text() == (bundled_data_dir() / "python" / "module-not-found.json").read_text()
+    original = (bundled_data_dir() / "python" / "module-not-found.json").read_text()
+    assert copy is not None and copy.read_text() == original
     assert not [p for p in drafts.check(copy, tmp_path / "kb") if p.severity == "error"]
     installed = drafts.install(copy, tmp_path / "kb", replace=True)
     assert installed == tmp_path / "kb" / "python" / "module-not-found.json" and not copy.exists()
