@@ -377,9 +377,9 @@ class DetailPane(VerticalScroll, can_focus=True):
             if self.selection.id is not None and self.kb is not None:
                 message = f"{self.selection.id} could not be read again from its file; see ! for problems."
             elif self.kb is not None and self.selection.cause != "start":
-                message = "No record selected: nothing matches the filter. Escape clears it."
+                message = "No record selected: nothing matches the filter. ctrl+u (or Escape in the list) clears it."
             else:
-                message = "Select a record to see what it means and how to fix it."
+                message = "Copy an error anywhere (or press p to paste one): the record that explains it opens here."
             empty.update(Text(message, style="italic"))
             return
         with self.app.batch_update():
