@@ -231,3 +231,22 @@ def test_the_readme_example_record_passes_validate_strict(tmp_path: Path) -> Non
     path.write_text(block)
     result = run(tmp_path, "validate", "--strict", str(tmp_path / "kb"))
     assert result.returncode == 0, result.stdout
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(st.sampled_from('{}[],:"\'\\ \n\tabcTrueNone0123/#'), max_size=60))
+def test_explaining_any_broken_json_never_raises(text: str) -> None:
+    from errkb_tui.loader.shapes import syntax_problem
+
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        problem = syntax_problem("f.json", text, exc.pos, exc.msg)
+        assert problem.severity == "error" and problem.line is not None and problem.line >= 1
+        assert "{at}" not in problem.message
+    except RecursionError:
+        pass
