@@ -18,7 +18,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from ..placeholders import fill
+from ..placeholders import fill, find
 from ..text import cell_truncate, plain
 
 
@@ -62,7 +62,7 @@ class ValuePrompt(ModalScreen[dict[str, str] | None]):
         question.append(f"{self.what} needs a value for ", style="bold")
         question.append(name, style="bold reverse")
         if len(self.asks) > 1:
-            question.append(f"  ({self.step + 1} of {len(self.asks)})")
+            question.append(f"   ({self.step + 1} of {len(self.asks)})")
         self.query_one("#prompt-question", Static).update(question)
         box = self.query_one("#prompt-value", Input)
         box.value = prefill
@@ -74,8 +74,10 @@ class ValuePrompt(ModalScreen[dict[str, str] | None]):
         values = dict(self.values)
         name = self.asks[self.step][0]
         values[name] = value
-        filled = fill(self.command, values)
-        shown = " ⏎ ".join(line for line in filled.text.splitlines() if line.strip())
+        text = fill(self.command, values).text
+        for placeholder in reversed(find(text)):  # values still to come, as the detail shows them
+            text = text[:placeholder.start] + f"⟨{placeholder.name}⟩" + text[placeholder.end:]
+        shown = " ⏎ ".join(line for line in text.splitlines() if line.strip())
         self.query_one("#prompt-command", Static).update(Text(plain(cell_truncate(shown, 400))))
 
     @on(Input.Changed, "#prompt-value")

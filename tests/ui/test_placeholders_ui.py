@@ -124,3 +124,30 @@ async def test_a_match_for_another_record_fills_nothing_here(tmp_path):
         await pilot.press("1")
         await settle(pilot, app)
         assert isinstance(app.screen, ValuePrompt)  # torchvision belongs to the other record's match
+
+
+def test_snapshot_of_filled_commands_and_the_prompt(snap_compare, tmp_path):
+    """The values from the error marked in the commands; the prompt for one it lacks."""
+    from textual.widgets import Input
+
+    async def run_before(pilot):
+        app = pilot.app
+        await matched(pilot, app)
+        await pilot.press("f")
+        await settle(pilot, app)
+        app.clear_notifications()
+        await pilot.press("2")
+        await settle(pilot, app)
+        app.screen.query_one(Input).cursor_blink = False
+        await settle(pilot, app)
+
+    assert snap_compare(build_app(kb(tmp_path)), terminal_size=(100, 30), run_before=run_before)
+
+
+async def test_enter_on_a_card_copies_the_filled_command(tmp_path):
+    app = build_app(kb(tmp_path))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await matched(pilot, app)
+        await pilot.press("f", "enter")
+        await settle(pilot, app)
+        assert clipboard(app) == "python -m pip install torchvision"
