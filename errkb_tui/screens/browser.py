@@ -50,7 +50,7 @@ class BrowserScreen(RecordScreen):
     def compose(self) -> ComposeResult:
         screen = type(self)
         yield StatusHeader(id="status").data_bind(screen.kb, screen.loaded, screen.results, screen.records_read,
-                                                  screen.watching, screen.lang)
+                                                  screen.watching, screen.lang, screen.evidence)
         with Horizontal(id="body"):
             yield FacetTree(id="facets").data_bind(screen.kb, screen.facet)
             with Vertical(id="middle"):

@@ -20,7 +20,7 @@ class DetailScreen(RecordScreen):
     def compose(self) -> ComposeResult:
         screen = type(self)
         yield StatusHeader(id="status").data_bind(screen.kb, screen.loaded, screen.results, screen.records_read,
-                                                  screen.watching, screen.lang)
+                                                  screen.watching, screen.lang, screen.evidence)
         yield DetailPane(today=self.today, id="detail-full").data_bind(
                 screen.kb, screen.selection, screen.lang, screen.last_match, screen.evidence, screen.followup)
         yield Footer()

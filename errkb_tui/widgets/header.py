@@ -9,6 +9,7 @@ from textual.widget import Widget
 
 from ..kb import KB
 from ..state import EMPTY, Results
+from ..trust import Evidence
 
 
 class StatusHeader(Widget):
@@ -38,6 +39,8 @@ class StatusHeader(Widget):
     """Whether the clipboard watcher is on."""
     lang: reactive[str] = reactive("en")
     """The detail's language (``z`` switches it), shown so the switch is never a mystery."""
+    evidence: reactive[Evidence | None] = reactive(None)
+    """The outcomes: their bad lines count with the KB's problems (``!`` lists both)."""
 
     def _style(self, name: str) -> Style:
         style = self.get_component_rich_style(f"status-header--{name}")
@@ -53,7 +56,7 @@ class StatusHeader(Widget):
                 text.append(f" {self.records_read:,} records read", style="italic")
             return text
         narrow = bool(self.size.width) and self.size.width < 100  # the same facts, shorter
-        problems = kb.attention_count()
+        problems = kb.attention_count() + (len(self.evidence.problems) if self.evidence is not None else 0)
         shown = len(self.results)
         if narrow:
             text.append(f"  {shown:,}/{len(kb.records):,} records", style="bold")

@@ -14,6 +14,7 @@ from errkb_tui.screens.problems import ProblemsScreen
 from errkb_tui.userdata import outcomes_file
 from errkb_tui.widgets.detail import DetailPane, WorkaroundCard
 from errkb_tui.widgets.evidence import DeadEndCard
+from errkb_tui.widgets.header import StatusHeader
 from errkb_tui.widgets.record_list import RecordList
 
 from .conftest import FIXTURE_KB, build_app, settle
@@ -147,6 +148,7 @@ async def test_a_corrupt_line_is_skipped_and_listed_in_problems():
     async with app.run_test(size=(120, 36)) as pilot:
         pane = await show(pilot, app)
         assert "you 2/2" in rate_line(card_for(pane, 3))
+        assert "1 problem (!)" in str(app.screen.query_one(StatusHeader).render())  # the fixture KB has none
         await pilot.press("exclamation_mark")
         await settle(pilot, app)
         assert isinstance(app.screen, ProblemsScreen)
