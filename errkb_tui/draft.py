@@ -532,29 +532,34 @@ def guess_domain(text: str, line: str = "") -> str:
 
 #: Exception types (or words of the message) -> category, as the bundled KB names them.
 _CATEGORIES = [
+    (r"^panic: |panicked|called `(?:Option|Result)::unwrap\(\)`", "panic"),
+    (r"Warning\b(?!.*\bError\b)", "runtime_warning"),
     (r"ModuleNotFoundError|ImportError|Cannot find module|ClassNotFoundException|NoClassDefFoundError|"
-     r"cannot find package|unresolved import|error TS2307", "import_error"),
+     r"cannot find package|unresolved import|error TS2307|declaration file for module|ERR_REQUIRE_ESM|"
+     r"Cannot dlopen|cannot open shared object", "import_error"),
+    (r"could not build wheels|Could not build wheels|metadata-generation-failed|Failed building wheel|"
+     r"linker `?\w+`? not found|failed to solve|\bgyp\b|build failed|BUILD FAILED", "build_error"),
+    (r"error\[E\d+\]|could not compile|^[\w./-]+\.go:\d+:\d+: |compilation failed|\bcompil", "compile_error"),
     (r"SyntaxError|IndentationError|TabError|ParseError|Unexpected token", "syntax_error"),
-    (r"TypeError|ClassCastException|mismatched types|error TS2\d{3}", "type_error"),
+    (r"TypeError|ClassCastException|mismatched types|\berror TS\d+|expected scalar type|dtype", "type_error"),
     (r"AttributeError|has no attribute", "attribute_error"),
+    (r"UnicodeDecodeError|UnicodeEncodeError|codec can't", "encoding_error"),
+    (r"deadlock|database is locked|\block\b|race condition|concurrent|ConcurrentModification", "concurrency_error"),
+    (r"Unauthorized|\b401\b|authentication failed|ExpiredToken|credentials|Host key verification|"
+     r"Access denied for user|publickey", "auth_error"),
+    (r"PermissionError|Permission denied|EACCES|AccessDenied|Access denied|not authorized|Forbidden|"
+     r"\b403\b", "permission_error"),
+    (r"EADDRINUSE|[Aa]ddress already in use|ConnectionRefused|Connection refused|ECONNREFUSED|ConnectTimeout|"
+     r"timed out|ETIMEDOUT|getaddrinfo|Name or service not known|SSLError|CERTIFICATE_VERIFY_FAILED|"
+     r"\bdial tcp\b|DistNetworkError", "network_error"),
+    (r"MemoryError|OutOfMemory|out of memory|OOMKilled|No space left|ENOSPC|Too many open files|"
+     r"resource exhausted|System limit|exited unexpectedly|\bKilled\b", "resource_error"),
     (r"ValueError|NumberFormatException|IllegalArgumentException", "value_error"),
     (r"KeyError|IndexError|ArrayIndexOutOfBounds|index out of range", "runtime_error"),
-    (r"UnicodeDecodeError|UnicodeEncodeError|codec can't", "encoding_error"),
-    (r"PermissionError|Permission denied|EACCES|AccessDenied|Access denied|not authorized|Forbidden|"
-     r"403", "permission_error"),
-    (r"ConnectionRefused|Connection refused|ECONNREFUSED|ConnectTimeout|timed out|ETIMEDOUT|getaddrinfo|"
-     r"Name or service not known|SSLError|CERTIFICATE_VERIFY_FAILED|\bdial tcp\b", "network_error"),
-    (r"MemoryError|OutOfMemory|out of memory|OOMKilled|No space left|Too many open files|"
-     r"resource exhausted", "resource_error"),
-    (r"Unauthorized|401|authentication failed|ExpiredToken|credentials", "auth_error"),
-    (r"deadlock|database is locked|race|concurrent|ConcurrentModification", "concurrency_error"),
-    (r"error\[E\d+\]|could not compile|compil", "compile_error"),
-    (r"panic:|panicked", "panic"),
     (r"dependency|resolver|conflict|ResolutionImpossible|ERESOLVE|No matching distribution|"
-     r"Could not build wheels", "install_error"),
+     r"externally-managed-environment", "install_error"),
     (r"[Cc]onfig|invalid option|unknown flag|Unrecognized", "config_error"),
     (r"command not found|not recognized as", "environment_error"),
-    (r"Warning\b", "runtime_warning"),
 ]
 
 

@@ -246,3 +246,18 @@ def test_start_edit_copies_a_bundled_record_then_installs_an_override(tmp_path: 
     installed = drafts.install(copy, tmp_path / "kb", replace=True)
     assert installed == tmp_path / "kb" / "python" / "module-not-found.json" and not copy.exists()
     assert drafts.start_edit(kb, "no/such-record", tmp_path / "drafts") is None
+
+
+def test_the_category_guess_mostly_agrees_with_the_bundled_records() -> None:
+    from errkb_tui.kb import Source, bundled_data_dir
+    from errkb_tui.loader import load_kb
+
+    kb = load_kb([Source(bundled_data_dir(), "bundled")])
+    matcher = Matcher([kb.get(r.id) for r in kb.records])
+    pairs = []
+    for path in ALL:
+        text = path.read_text(encoding="utf-8")
+        best = matcher.best(text)
+        if best is not None:
+            pairs.append((drafts.build_draft(text).record["category"], kb.by_id[best.id].category))
+    assert sum(1 for got, want in pairs if got == want) >= 0.6 * len(pairs)  # categories are a judgement
