@@ -655,6 +655,12 @@ class Draft:
         return json.dumps(self.record, ensure_ascii=False, indent=2) + "\n"
 
 
+#: The example entries' texts (the lint rejects them left as they are: lint.EXAMPLE_TEXTS).
+_EXAMPLE_ACTION, _EXAMPLE_DEAD_END, _EXAMPLE_HOW = ("What worked, in one sentence",
+                                                   "An approach people try that does not fix it",
+                                                   "the command or code to copy")
+
+
 def build_draft(text: str | bytes, *, taken: Callable[[str], bool] | Collection[str] = (),
                 today: datetime.date | None = None) -> Draft | None:
     """A draft record for the error in ``text``; None when the text holds no line with words.
@@ -676,8 +682,8 @@ def build_draft(text: str | bytes, *, taken: Callable[[str], bool] | Collection[
     versions = [{"version": v, "introduced": None, "deprecated": None, "removed": None,
                  "behavior_change": None, "status": "active"} for v in guess_versions(cleaned, domain)]
     group = next(iter(general.groups), None)
-    how = (f"the command or code to copy; {{={group}}} is filled from the error ({group} = "
-           f"{general.groups[group]!r} here)" if group else "the command or code to copy")
+    how = (f"{_EXAMPLE_HOW}; {{={group}}} is filled from the error ({group} = "
+           f"{general.groups[group]!r} here)" if group else _EXAMPLE_HOW)
     record: dict[str, Any] = {
         DRAFT_KEY: ("A draft: write root_cause and at least one workaround (copy "
                     f"{EXAMPLE_WORKAROUND_KEY} into workarounds, then edit it), check that regex "
@@ -696,10 +702,10 @@ def build_draft(text: str | bytes, *, taken: Callable[[str], bool] | Collection[
         "versions": versions,
         "os_specific": {},
         "dead_ends": [],
-        EXAMPLE_DEAD_END_KEY: {"action": "An approach people try that does not fix it", "why_fails":
+        EXAMPLE_DEAD_END_KEY: {"action": _EXAMPLE_DEAD_END, "why_fails":
                                "Why it does not help", "fail_rate": 0.7, "condition": "", "sources": []},
         "workarounds": [],
-        EXAMPLE_WORKAROUND_KEY: {"action": "What worked, in one sentence", "success_rate": 0.8, "how": how,
+        EXAMPLE_WORKAROUND_KEY: {"action": _EXAMPLE_ACTION, "success_rate": 0.8, "how": how,
                                  "condition": "", "sources": []},
         "workarounds_zh": [],
         "transition_graph": {"leads_to": [], "preceded_by": [], "frequently_confused_with": []},

@@ -32,6 +32,9 @@ from .trust import CHECKED_TIERS
 
 #: Keys of a draft record (:mod:`errkb_tui.draft`); kept here so the lint needs no draft import.
 DRAFT_KEY, EXAMPLE_WORKAROUND_KEY = "_draft", "_example_workaround"
+#: The texts of a draft's example entries: left as they are, they are an error.
+EXAMPLE_TEXTS = ("What worked, in one sentence", "An approach people try that does not fix it",
+                 "Why it does not help", "the command or code to copy")
 #: The example text beside a one-record file: ``<slug>.example.txt``.
 EXAMPLE_SUFFIX = ".example.txt"
 
@@ -61,6 +64,12 @@ def lint_record(record: Record, today: datetime.date | None = None) -> list[tupl
             # An unknown tier claims a trust nobody defined: an error, never shown as checked.
             add("error" if name == "verification_tier" else "warning", name,
                 f"{value!r} is not one of: {', '.join(allowed)}{hint}")
+    for kind, items, fields in (("workarounds", record.workarounds, ("action", "how")),
+                                ("dead_ends", record.dead_ends, ("action", "why_fails"))):
+        for index, item in enumerate(items):
+            for name in fields:
+                if getattr(item, name).strip().startswith(EXAMPLE_TEXTS):
+                    add("error", f"{kind}[{index}].{name}", "still the draft's example text: write your own")
     extra = record.__pydantic_extra__ or {}
     if DRAFT_KEY in extra and not record.workarounds:
         add("error", "workarounds", f"a draft with no workaround yet: copy {EXAMPLE_WORKAROUND_KEY} into "

@@ -175,7 +175,11 @@ def test_the_draft_needs_a_workaround_then_validates(tmp_path: Path) -> None:
     errors = [(f, m) for s, f, m in lint_record(record) if s == "error"]
     assert errors and errors[0][0] == "workarounds"
     data = json.loads(draft.to_json())
-    data["workarounds"] = [dict(data[drafts.EXAMPLE_WORKAROUND_KEY], how="python -m pip install {=module}")]
+    data["workarounds"] = [dict(data[drafts.EXAMPLE_WORKAROUND_KEY])]  # the example, unedited
+    unedited = [f for s, f, _ in lint_record(Record.model_validate(data)) if s == "error"]
+    assert unedited == ["workarounds[0].action", "workarounds[0].how"]
+    data["workarounds"] = [dict(data[drafts.EXAMPLE_WORKAROUND_KEY], action="Install it into that interpreter",
+                                how="python -m pip install {=module}")]
     fixed = Record.model_validate(data)
     assert not [m for s, _, m in lint_record(fixed) if s == "error"]
 

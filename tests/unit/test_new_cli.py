@@ -82,7 +82,8 @@ def test_print_writes_a_draft_that_validate_accepts_once_its_workaround_is_fille
     path.write_text(json.dumps(data, indent=2))
     first = run(tmp_path, "validate", str(path))
     assert first.returncode == 1 and b"a draft with no workaround yet" in first.stdout
-    data["workarounds"] = [dict(data["_example_workaround"], how="python -m pip install {=module}")]
+    data["workarounds"] = [dict(data["_example_workaround"], action="Install it into that interpreter",
+                                how="python -m pip install {=module}")]
     path.write_text(json.dumps(data, indent=2))
     assert run(tmp_path, "validate", str(path)).returncode == 0
 
