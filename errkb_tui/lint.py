@@ -178,8 +178,10 @@ def lint_rejected(kb: KB, limit: int = 200) -> list[Problem]:
         shape_line = problem.line if problem.file.endswith(".jsonl") else None
         seen.setdefault((problem.file, problem.index, shape_line), set()).add(problem.field)
     out: list[Problem] = []
-    for (file, index, line), fields in list(seen.items())[:limit]:
-        found = _read_rejected(file, index, line)
+    wanted = list(seen.items())[:limit]
+    texts = _read_rejected([key for key, _ in wanted])
+    for (file, index, line), fields in wanted:
+        found = texts.get((file, index, line))
         if found is None:
             continue
         data, text, first_line = found
@@ -200,32 +202,51 @@ def lint_rejected(kb: KB, limit: int = 200) -> list[Problem]:
     return out
 
 
-def _read_rejected(file: str, index: int | None, line: int | None) -> tuple[dict, str, int] | None:
-    """The JSON object of a rejected record, its text and its first line; None if unreadable."""
+def _read_rejected(keys: list[tuple[str, int | None, int | None]]) -> dict[tuple, tuple[dict, str, int]]:
+    """``(file, index, line) -> (JSON object, its text, its first line)`` of rejected records:
+    each file read once, up to the last record wanted (unreadable ones are left out)."""
     import json
 
-    try:
-        if file.endswith(".jsonl") and line is not None:
-            with open(file, encoding="utf-8-sig", errors="replace") as handle:
-                for number, text in enumerate(handle, start=1):
-                    if number == line:
-                        data = json.loads(text)
-                        return (data, text, line) if isinstance(data, dict) else None
-            return None
-        if index is not None:
-            from .loader.jsontext import ListReader
+    from .loader.jsontext import ListError, ListReader
 
-            with open(file, "rb") as handle:
-                reader = ListReader(handle, 8 * 1024 * 1024)
-                for position, item in enumerate(reader.items()):
-                    if position == index:
-                        text = item.text[item.start:item.end]
-                        return (item.value, text, item.line) if isinstance(item.value, dict) else None
-            return None
-        text = Path(file).read_text("utf-8-sig")
-        data = json.loads(text)
-        return (data, text, 1) if isinstance(data, dict) else None
-    except (OSError, ValueError, RecursionError):
+    by_file: dict[str, list[tuple[str, int | None, int | None]]] = {}
+    for key in keys:
+        by_file.setdefault(key[0], []).append(key)
+    out: dict[tuple, tuple[dict, str, int]] = {}
+    for file, wanted in by_file.items():
+        try:
+            if file.endswith(".jsonl"):
+                lines = {key[2]: key for key in wanted if key[2] is not None}
+                with open(file, encoding="utf-8-sig", errors="replace") as handle:
+                    for number, text in enumerate(handle, start=1):
+                        if number in lines:
+                            data = _loads(json, text)
+                            if isinstance(data, dict):
+                                out[lines[number]] = (data, text, number)
+                        if number >= max(lines, default=0):
+                            break
+            elif any(key[1] is not None for key in wanted):
+                indexes = {key[1]: key for key in wanted if key[1] is not None}
+                with open(file, "rb") as handle:
+                    for position, item in enumerate(ListReader(handle, 8 * 1024 * 1024).items()):
+                        if position in indexes and isinstance(item.value, dict):
+                            out[indexes[position]] = (item.value, item.text[item.start:item.end], item.line)
+                        if position >= max(indexes):
+                            break
+            else:
+                text = Path(file).read_text("utf-8-sig")
+                data = _loads(json, text)
+                if isinstance(data, dict):
+                    out[wanted[0]] = (data, text, 1)
+        except (OSError, ValueError, RecursionError, ListError):
+            continue
+    return out
+
+
+def _loads(json, text: str):
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
         return None
 
 
