@@ -477,6 +477,7 @@ class ErrKBApp(App[int]):
         message = f"No record for “{cell_truncate(errors[-1], 60)}”"
         if closest is not None:
             message += f"; closest: {closest.id}"
+        message += ". `errkb-tui new` adds one."
         self.notify(message, title="Copied error", markup=False, timeout=5)
 
     def _select_match(self, match: Match, origin: str) -> None:
