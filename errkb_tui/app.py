@@ -23,6 +23,7 @@ from textual.reactive import reactive
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from .capture import Capture, saved_note, with_source
 from .clipboard import MAX_CLIPBOARD_CHARS, ClipboardError, GuardedClipboard, PyperclipBackend
 from .commands import ErrKBCommands
 from .history import History
@@ -30,9 +31,9 @@ from .kb import KB, Problem, Source
 from .loader import load_kb
 from .match import Match, Matcher, is_error_line, strip_prefix
 from .messages import (
-    ClipboardChanged, CopyRequested, EvidenceLoaded, FacetChosen, FixCopied, FollowUpAnswered, HistoryStep, KBLoaded,
-    LoadProgress, MatchesFound, MatchRequested, OutcomeMarked, QueryChanged, RecordChosen, SearchDone, WatcherFailing,
-    WatcherStopped,
+    CaptureRequested, ClipboardChanged, CopyRequested, EditRequested, EvidenceLoaded, FacetChosen, FixCopied,
+    FollowUpAnswered, HistoryStep, KBLoaded, LoadProgress, MatchesFound, MatchRequested, OpenFileRequested,
+    OutcomeMarked, QueryChanged, RecordChosen, RecordSaved, SearchDone, WatcherFailing, WatcherStopped,
 )
 from .model import DeadEnd, Record, Workaround
 from .outcomes import item_hash
@@ -71,7 +72,12 @@ class ErrKBApp(App[int]):
         Binding("z", "toggle_lang", "中文/EN", tooltip="Switch the detail between English and Chinese", id="app.lang"),
         Binding("w", "toggle_watch", "Watch", tooltip="Turn the clipboard watcher on or off", id="app.watch"),
         Binding("p", "paste", "Paste error", tooltip="Paste an error to match (no clipboard access)", id="app.paste"),
-        Binding("exclamation_mark", "problems", "Problems", show=False, tooltip="List the KB's load problems", id="app.problems"),
+        Binding("a", "add", "Add record", tooltip="Write a new record for the error no record explains "
+                "(the last one copied or pasted, else the clipboard's)", id="app.add"),
+        Binding("e", "edit", "Edit", show=False, tooltip="Edit the selected record (a bundled one: as your own copy)",
+                id="app.edit"),
+        Binding("exclamation_mark", "problems", "Problems", show=False,
+                tooltip="List the KB's problems (what validate reports)", id="app.problems"),
         Binding("ctrl+q,q", "quit", "Quit", tooltip="Quit errkb-tui (q: not while typing)", id="app.quit"),
     ]
     ENABLE_COMMAND_PALETTE = True
@@ -117,6 +123,8 @@ class ErrKBApp(App[int]):
         theme: str | None = None,
         keymap: Mapping[str, str] | None = None,
         config_problems: Sequence[Problem] = (),
+        write_folder: os.PathLike | str | None = None,
+        editor: bool = True,
     ) -> None:
         super().__init__()
         self.today = today or datetime.date.today()  # fixed in tests, for freshness hints
@@ -140,6 +148,10 @@ class ErrKBApp(App[int]):
         self._search_wanted = False
         self._copied: dict[str, str] = {}  # record id -> hash of the workaround last copied
         self._outcomes_stamp: tuple[int, int, int] | None = None
+        #: The a and e flows: new records, edits, problems opened in the editor.
+        self.capture = Capture(self, write_folder=write_folder, use_editor=editor,
+                               read_clipboard=self.system_clipboard.read)
+        self._select_after_load: str | None = None  # a record just written: selected once loaded
         self.poller = ClipboardPoller(self.system_clipboard, watch_interval, WatcherCallbacks(
             text=lambda text: self.post_message(ClipboardChanged(text)),
             unavailable=lambda reason: self.post_message(WatcherStopped(reason)),
@@ -204,6 +216,10 @@ class ErrKBApp(App[int]):
         if not message.final and self.kb is not None and len(self.kb.records) >= len(message.kb.records):
             return  # an early part arriving after a larger one
         self._install(message.kb, message.index, message.final)
+        if message.final and self._select_after_load is not None:
+            record_id, self._select_after_load = self._select_after_load, None
+            if record_id in message.kb.by_id:
+                self.select(record_id, "match", reveal=True)
 
     def _install(self, kb: KB, index: SearchIndex, final: bool) -> None:
         self.index = index
@@ -447,12 +463,14 @@ class ErrKBApp(App[int]):
     @on(MatchesFound)
     def _matches_found(self, message: MatchesFound) -> None:
         matches = message.matches
-        if not matches or not matches[0].confident:
+        confident = bool(matches) and matches[0].confident
+        self.capture.unmatched = None if confident else message.text  # what a adds
+        if not confident:
             if message.origin == "clipboard" and self.loaded:
                 self._say_no_record(message.text, matches[0] if matches else None)
             elif message.origin not in ("clipboard", "start"):
-                self.notify(f"No record explains the {_ORIGIN_WORDS[message.origin]}.", severity="warning",
-                            markup=False, timeout=8)
+                self.notify(f"No record explains the {_ORIGIN_WORDS[message.origin]}; press a to add one.",
+                            severity="warning", markup=False, timeout=8)
             return
         close = [m for m in matches if m.confident and matches[0].score - m.score <= CLOSE_SCORE]
         if len(close) > 1:
@@ -477,7 +495,7 @@ class ErrKBApp(App[int]):
         message = f"No record for “{cell_truncate(errors[-1], 60)}”"
         if closest is not None:
             message += f"; closest: {closest.id}"
-        message += ". `errkb-tui new` adds one."
+        message += ". Press a to add a record for it."
         self.notify(message, title="Copied error", markup=False, timeout=5)
 
     def _select_match(self, match: Match, origin: str) -> None:
@@ -609,7 +627,46 @@ class ErrKBApp(App[int]):
 
         if self.kb is not None:
             outcomes = self.evidence.problems if self.evidence is not None else []
-            self.push_screen(ProblemsScreen([*self.config_problems, *self.kb.problems, *outcomes]))
+            self.push_screen(ProblemsScreen([*self.config_problems, *self.kb.problems, *outcomes],
+                                            before=self.config_problems, after=outcomes, sources=self.kb.sources))
+
+    # -- writing records: a, e, and a problem's file (see errkb_tui/capture.py) -----------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("add", "edit"):
+            from .screens.record import RecordScreen
+
+            return isinstance(self.screen, RecordScreen)  # not over a modal: its keys are its own
+        return True
+
+    def action_add(self) -> None:
+        """A new record for the last error no record explained (else the clipboard's)."""
+        self.capture.add(self.kb, self.sources)
+
+    def action_edit(self) -> None:
+        """Edit the selected record; a bundled one as an override in your KB."""
+        self.capture.edit(self.kb, self.sources, self.selection.id)
+
+    @on(CaptureRequested)
+    def _capture_requested(self, message: CaptureRequested) -> None:
+        self.capture.add(self.kb, self.sources, message.text)
+
+    @on(EditRequested)
+    def _edit_requested(self, message: EditRequested) -> None:
+        self.capture.edit(self.kb, self.sources, message.record_id)
+
+    @on(OpenFileRequested)
+    def _open_file_requested(self, message: OpenFileRequested) -> None:
+        self.capture.open_file(message.file, message.line)
+
+    @on(RecordSaved)
+    def _record_saved(self, message: RecordSaved) -> None:
+        """A record went into a KB folder: load it (the folder too, if new) and select it."""
+        self.sources = with_source(self.sources, message.folder)
+        self._select_after_load = message.record_id
+        self.notify(saved_note(message), title=f"Saved {message.record_id or 'the record'} in your KB",
+                    markup=False, timeout=8)
+        self._load()
 
     def action_command_palette(self) -> None:
         """The palette, except while typing in the filter: there ctrl+p moves up, as in fzf."""

@@ -56,6 +56,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="do not watch the clipboard")
     parser.add_argument("--watch-interval", type=float, default=None, metavar="SECONDS",
                         help="how often the clipboard is read (default: the config file's, else 0.5)")
+    parser.add_argument("--no-editor", dest="editor", action="store_false", default=True,
+                        help="write and edit records (a, e) in the app's own editor, never $VISUAL/$EDITOR")
     add_config_arguments(parser)
     sub = parser.add_subparsers(dest="command", metavar="{match,show,run,validate,new,outcomes,mcp}")
 
@@ -211,6 +213,10 @@ def _browse(args: argparse.Namespace, text: str | None, origin: str = "pipe") ->
     options = {"initial_text": text, "initial_origin": origin} if text is not None else {}
     accepted = _app_parameters()
     options.update(app_options(config, accepted=accepted))
+    if "write_folder" in accepted:  # where a and e write records
+        options["write_folder"] = config.write_folder()
+    if "editor" in accepted and not getattr(args, "editor", True):
+        options["editor"] = False
     if "config_problems" in accepted:  # shown under ! in the app, with the keymap's unknown ids
         from .app import ErrKBApp
         from .config import keymap_problems

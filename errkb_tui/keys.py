@@ -12,7 +12,12 @@ from collections.abc import Iterable, Mapping
 from textual.binding import Binding
 
 from .screens.browser import BrowserScreen
+from .screens.capture_result import CaptureProblems
+from .screens.confirm import ConfirmScreen
 from .screens.detail import DetailScreen
+from .screens.editor import DraftEditor
+from .screens.paste import PasteScreen
+from .screens.problems import ProblemsScreen
 from .screens.record import RECORD_BINDINGS
 from .screens.prompt import ValuePrompt
 from .widgets.detail import DetailPane, RelatedLink, WorkaroundCard
@@ -69,6 +74,10 @@ def key_groups(app_bindings: Iterable[Binding], palette_key: str,
         ("Record list", _rows([*browser, *RecordList.BINDINGS], keymap)),
         ("Detail", _rows([*RECORD_BINDINGS, *WorkaroundCard.BINDINGS, *DeadEndCard.BINDINGS, *RelatedLink.BINDINGS,
                           *DetailPane.BINDINGS, *DetailScreen.BINDINGS[:1]], keymap)),
+        ("Paste box", _rows(PasteScreen.BINDINGS, keymap)),
+        ("Writing a record (a, e)", _rows([*DraftEditor.BINDINGS, *CaptureProblems.BINDINGS], keymap)),
+        ("Problems (!)", [("Enter", "On a problem: open its file at its line in $VISUAL/$EDITOR"),
+                          *_rows(ProblemsScreen.BINDINGS, keymap)]),
     ]
 
 
@@ -77,7 +86,8 @@ def binding_ids(app_bindings: Iterable[Binding]) -> list[str]:
     groups = [app_bindings, BrowserScreen.BINDINGS, DetailScreen.BINDINGS, RecordList.BINDINGS,
               FilterInput.BINDINGS, WorkaroundCard.BINDINGS, DeadEndCard.BINDINGS, RelatedLink.BINDINGS,
               DetailPane.BINDINGS,
-              ValuePrompt.BINDINGS]
+              ValuePrompt.BINDINGS, PasteScreen.BINDINGS, DraftEditor.BINDINGS, CaptureProblems.BINDINGS,
+              ConfirmScreen.BINDINGS, ProblemsScreen.BINDINGS]
     return list(dict.fromkeys(b.id for group in groups for b in group if isinstance(b, Binding) and b.id))
 
 

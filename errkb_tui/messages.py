@@ -8,6 +8,7 @@ newest waits in the queue.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from textual.message import Message
 
@@ -180,8 +181,42 @@ class FollowUpAnswered(Message):
     verdict: str
 
 
+@dataclass
+class CaptureRequested(Message):
+    """Write a new record for an error (the ``a`` key): ``text`` holds it, or None for the
+    App's choice (the last text no record explained, else the clipboard)."""
+
+    text: str | None = None
+
+
+@dataclass
+class EditRequested(Message):
+    """Edit the record ``record_id`` (the ``e`` key)."""
+
+    record_id: str
+
+
+@dataclass
+class RecordSaved(Message):
+    """A record was written into the KB folder ``folder`` at ``path``: reload, select it."""
+
+    record_id: str | None
+    folder: Path
+    path: Path
+    warnings: int = 0
+
+
+@dataclass
+class OpenFileRequested(Message):
+    """Open ``file`` in the user's editor, at ``line`` when known (a problem's place)."""
+
+    file: str
+    line: int | None = None
+
+
 __all__ = [
-    "ClipboardChanged", "CopyRequested", "EvidenceLoaded", "FacetChosen", "FixCopied", "FollowUpAnswered",
-    "HistoryStep", "KBLoaded", "LoadProgress", "MatchRequested", "MatchesFound", "OutcomeMarked", "QueryChanged",
-    "RecordChosen", "SearchDone", "WatcherFailing", "WatcherStopped",
+    "CaptureRequested", "ClipboardChanged", "CopyRequested", "EditRequested", "EvidenceLoaded", "FacetChosen",
+    "FixCopied", "FollowUpAnswered", "HistoryStep", "KBLoaded", "LoadProgress", "MatchRequested", "MatchesFound",
+    "OpenFileRequested", "OutcomeMarked", "QueryChanged", "RecordChosen", "RecordSaved", "SearchDone",
+    "WatcherFailing", "WatcherStopped",
 ]

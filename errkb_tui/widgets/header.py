@@ -7,7 +7,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..kb import KB
+from ..kb import KB, USER_LABEL
 from ..state import EMPTY, Results
 from ..trust import Evidence
 
@@ -67,6 +67,9 @@ class StatusHeader(Widget):
             text.append(f"  {'bundled KB' if any(s.label == 'bundled' for s in kb.sources) else 'KB'}")
             if extra:
                 text.append(f" + {extra} source{'s' if extra > 1 else ''}")
+            yours = kb.count_from(USER_LABEL)  # records from the user's own KB (a, e write there)
+            if yours:
+                text.append(f" ({yours:,} yours)")
             text.append(f"  │  {shown:,} of {len(kb.records):,} records", style="bold")
             if self.results.fuzzy:
                 text.append(" (closest matches)", style="italic")
