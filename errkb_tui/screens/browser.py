@@ -25,7 +25,10 @@ class BrowserScreen(RecordScreen):
     """Browse and filter records; read the selected one in the detail pane."""
 
     BINDINGS = [
-        Binding("slash", "focus_filter", "Filter", tooltip="Type to filter the records", id="browser.filter"),
+        # A priority binding, seen before the key is handed to the focused widget: the keys
+        # typed straight after it must already find the filter focused.
+        Binding("slash", "focus_filter", "Filter", tooltip="Type to filter the records", id="browser.filter",
+                priority=True),
         Binding("escape", "escape", "Clear", show=False,
                 tooltip="In the list: clear the query, then the domain/category", id="browser.escape"),
         Binding("t", "toggle_facets", "Domains", show=False,
@@ -84,8 +87,15 @@ class BrowserScreen(RecordScreen):
         else:
             self.query_one(DetailPane).focus()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "focus_filter" and isinstance(self.focused, Input):
+            return False  # typing: a "/" is part of the text (paths, a/b)
+        return super().check_action(action, parameters)
+
     def action_focus_filter(self) -> None:
-        self.query_one("#filter", Input).focus()
+        # At once, not after the keys already queued (Widget.focus waits its turn): what is
+        # typed straight after / must land in the filter, not act as keys on the list.
+        self.set_focus(self.query_one("#filter", Input))
 
     @on(Input.Submitted, "#filter")
     def _accept(self, event: Input.Submitted) -> None:

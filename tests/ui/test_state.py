@@ -183,3 +183,21 @@ async def test_colours_follow_the_theme():
             pane = app.screen.query_one(DetailPane)
             assert pane._style("bad").color.triplet.hex.lower() == app.theme_variables["error"].lower(), theme
             assert pane._style("good").color.triplet.hex.lower() == app.theme_variables["success"].lower(), theme
+
+
+async def test_keys_typed_straight_after_slash_land_in_the_filter():
+    from textual import events
+
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        for char in "/module":  # queued at once, as a fast typist or a paste sends them
+            key = "slash" if char == "/" else char
+            event = events.Key(key, char)
+            event.set_sender(app)
+            app._driver.send_message(event)  # the way a terminal's keys arrive
+        await settle(pilot, app)
+        assert app.screen.query_one("#filter", Input).value == "module"
+        assert not isinstance(app.screen, DetailScreen)
+        await pilot.press("slash")  # in the filter, / is text (a path, a/b)
+        assert app.screen.query_one("#filter", Input).value == "module/"
