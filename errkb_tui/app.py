@@ -31,9 +31,10 @@ from .kb import KB, Problem, Source
 from .loader import load_kb
 from .match import Match, Matcher, is_error_line, strip_prefix
 from .messages import (
-    CaptureRequested, ClipboardChanged, CopyRequested, EditRequested, EvidenceLoaded, FacetChosen, FixCopied,
-    FollowUpAnswered, HistoryStep, KBLoaded, LoadProgress, MatchesFound, MatchRequested, OpenFileRequested,
-    OutcomeMarked, QueryChanged, RecordChosen, RecordSaved, SearchDone, WatcherFailing, WatcherStopped,
+    CaptureRequested, ClipboardChanged, CopyRequested, EditRequested, EvidenceLoaded, FacetChosen, FileEdited,
+    FixCopied, FollowUpAnswered, HistoryStep, KBLoaded, LoadProgress, MatchesFound, MatchRequested,
+    OpenFileRequested, OutcomeMarked, QueryChanged, RecordChosen, RecordSaved, SearchDone, WatcherFailing,
+    WatcherStopped,
 )
 from .model import DeadEnd, Record, Workaround
 from .outcomes import item_hash
@@ -658,6 +659,11 @@ class ErrKBApp(App[int]):
     @on(OpenFileRequested)
     def _open_file_requested(self, message: OpenFileRequested) -> None:
         self.capture.open_file(message.file, message.line)
+
+    @on(FileEdited)
+    def _file_edited(self, message: FileEdited) -> None:
+        self.notify(f"Reloading the KB: {message.file} changed.", markup=False, timeout=4)
+        self._load()
 
     @on(RecordSaved)
     def _record_saved(self, message: RecordSaved) -> None:

@@ -30,7 +30,7 @@ from . import draft
 from .clipboard import MAX_CLIPBOARD_CHARS, ClipboardError
 from .editing import run_editor
 from .kb import KB, USER_LABEL, Problem, Source
-from .messages import RecordSaved
+from .messages import FileEdited, RecordSaved
 from .text import cell_truncate
 from .userdata import drafts_dir, user_kb_dir
 
@@ -283,8 +283,8 @@ class Capture:
         self.app.post_message(RecordSaved(draft.record_id_of(installed), Path(target), installed, warnings))
 
     def _kept(self, path: Path, why: str = "") -> None:
-        reason = f"{why}; " if why else ""
-        self._say(f"{reason}kept as a draft (not matched): {path}\nTake it up again: errkb-tui new --resume {path}",
+        said = f"{why[:1].upper()}{why[1:]}; kept" if why else "Kept"
+        self._say(f"{said} as a draft (not matched): {path}\nTake it up again: errkb-tui new --resume {path}",
                   title="Draft kept", timeout=10)
 
     # -- !: a problem's file at its line --------------------------------------------------
@@ -296,6 +296,10 @@ class Capture:
 
     async def _open_file(self, file: str, line: int | None) -> None:
         place = f"{file}:{line}" if line else file
+        if not Path(file).is_file():
+            self._say(f"{file} is not a file to open (the problem is about the KB as a whole).", "warning")
+            return
+        before = _stamp(file)
         command = self.editor()
         if command is None:
             self._say(f"No $VISUAL or $EDITOR is set; the problem is at {place}", "warning", timeout=10)
@@ -310,6 +314,16 @@ class Capture:
         else:
             if code != 0:
                 self._say(f"The editor exited with {code}.", "warning")
+            if _stamp(file) != before:
+                self.app.post_message(FileEdited(file))  # the App reloads the KB
+
+
+def _stamp(file: str) -> tuple[int, int] | None:
+    try:
+        stat = os.stat(file)
+    except OSError:
+        return None
+    return stat.st_size, stat.st_mtime_ns
 
 
 def saved_note(message: RecordSaved) -> str:

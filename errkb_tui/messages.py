@@ -214,9 +214,16 @@ class OpenFileRequested(Message):
     line: int | None = None
 
 
+@dataclass
+class FileEdited(Message):
+    """The user's editor changed ``file`` (a KB file opened from the problems): reload."""
+
+    file: str
+
+
 __all__ = [
     "CaptureRequested", "ClipboardChanged", "CopyRequested", "EditRequested", "EvidenceLoaded", "FacetChosen",
-    "FixCopied", "FollowUpAnswered", "HistoryStep", "KBLoaded", "LoadProgress", "MatchRequested", "MatchesFound",
-    "OpenFileRequested", "OutcomeMarked", "QueryChanged", "RecordChosen", "RecordSaved", "SearchDone",
-    "WatcherFailing", "WatcherStopped",
+    "FileEdited", "FixCopied", "FollowUpAnswered", "HistoryStep", "KBLoaded", "LoadProgress", "MatchRequested",
+    "MatchesFound", "OpenFileRequested", "OutcomeMarked", "QueryChanged", "RecordChosen", "RecordSaved",
+    "SearchDone", "WatcherFailing", "WatcherStopped",
 ]
