@@ -267,3 +267,41 @@ async def test_problems_list_is_navigable_and_enter_without_an_editor_says_where
         await pilot.press("enter")
         await settle(pilot, app)
         assert any("No $VISUAL or $EDITOR" in t and f"broken.json:{broken[0].line}" in t for t in toasts(app))
+
+
+FILL_SCRIPT = '''
+import json, sys
+from pathlib import Path
+path = Path(sys.argv[-1])
+Path(sys.argv[0]).with_name("argv.txt").write_text(json.dumps(sys.argv[1:]))
+data = json.loads(path.read_text())
+data["root_cause"] = "The widget's retries ran out."
+example = dict(data.pop("_example_workaround"))
+example.update(action="Raise the retry limit", how="frob --retries 100")
+data["workarounds"] = [example]
+path.write_text(json.dumps(data, indent=2))
+'''
+
+
+async def test_the_external_editor_fills_the_draft_and_the_record_is_selected(tmp_path: Path, monkeypatch):
+    """$EDITOR as a script (a stand-in for a person); App.suspend, which needs a real
+    terminal, is replaced by a no-op: the rest is the real flow."""
+    import contextlib
+
+    script = tmp_path / "editor.py"
+    script.write_text(FILL_SCRIPT)
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
+    app = build_app()
+    app.suspend = contextlib.nullcontext
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        await unmatched(pilot, app)
+        await pilot.press("a")
+        await until(pilot, app, lambda: capture_idle(app) and app.kb.count_from("user") == 1)
+        await settle(pilot, app)
+        edited = Path(json.loads((tmp_path / "argv.txt").read_text())[-1])
+        assert edited.parent.parent == drafts_dir()  # the draft, written before the editor ran
+        record_id = app.selection.id
+        assert record_id is not None and app.kb.writable(record_id)
+        assert app.kb.get(record_id).root_cause == "The widget's retries ran out."
+        assert drafts.record_path(user_kb_dir(), record_id).is_file()
