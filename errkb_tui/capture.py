@@ -180,7 +180,7 @@ class Capture:
     async def _edit_record(self, kb: KB, sources: list[Source], record_id: str) -> None:
         from .screens.confirm import ConfirmScreen
 
-        folder = editable_folder(kb, record_id)
+        folder = in_place = editable_folder(kb, record_id)
         if folder is None:
             target = self.target(sources)
             index = kb.source_of.get(record_id, -1)
@@ -204,11 +204,17 @@ class Capture:
         if path is None:
             self._say(f"{record_id} cannot be read from its file any more.", "warning")
             return
-        await self._session(path, folder, replace=True)
+        own_file = None
+        origin = kb.origins.get(record_id)
+        if in_place is not None and origin is not None \
+                and not _same(Path(origin.file), draft.record_path(in_place, record_id)):
+            own_file = (record_id, Path(origin.file))  # a file not named by its id: edited where it is
+        await self._session(path, folder, replace=True, own_file=own_file)
 
     # -- the loop: edit, check, then install, keep or discard -----------------------------
 
-    async def _session(self, path: Path, target: Path, *, replace: bool) -> None:
+    async def _session(self, path: Path, target: Path, *, replace: bool,
+                       own_file: tuple[str, Path] | None = None) -> None:
         from .screens.capture_result import CaptureProblems
         from .screens.confirm import ConfirmScreen
 
@@ -218,7 +224,7 @@ class Capture:
                 return  # kept as a draft (the in-app editor's Escape)
             problems = await asyncio.to_thread(draft.check, path, target)
             if not draft.blocking(problems):
-                await self._install(path, target, replace, problems)
+                await self._install(path, target, replace, problems, own_file)
                 return
             line = next((p.line for p in problems if p.severity == "error" and p.line), None)
             while True:
@@ -262,12 +268,16 @@ class Capture:
             return False
         return True
 
-    async def _install(self, path: Path, target: Path, replace: bool, problems: list[Problem]) -> None:
+    async def _install(self, path: Path, target: Path, replace: bool, problems: list[Problem],
+                       own_file: tuple[str, Path] | None = None) -> None:
         from .screens.confirm import ConfirmScreen
 
         try:
             try:
-                installed = await asyncio.to_thread(draft.install, path, target, replace=replace)
+                if own_file is not None and draft.record_id_of(path) == own_file[0]:
+                    installed = await asyncio.to_thread(_write_back, path, own_file[1])
+                else:
+                    installed = await asyncio.to_thread(draft.install, path, target, replace=replace)
             except FileExistsError:
                 existing = draft.record_path(target, draft.record_id_of(path) or "misc/record")
                 if not await self.app.push_screen_wait(
@@ -316,6 +326,16 @@ class Capture:
                 self._say(f"The editor exited with {code}.", "warning")
             if _stamp(file) != before:
                 self.app.post_message(FileEdited(file))  # the App reloads the KB
+
+
+def _write_back(path: Path, file: Path) -> Path:
+    """Put the working copy ``path`` (and its example) back over the record's own ``file``."""
+    draft.atomic_write(file, Path(path).read_text("utf-8"))
+    example = draft.example_path(Path(path))
+    if example.exists():
+        draft.atomic_write(draft.example_path(file), example.read_text("utf-8", errors="replace"))
+    draft.discard(path)
+    return file
 
 
 def _stamp(file: str) -> tuple[int, int] | None:

@@ -305,3 +305,28 @@ async def test_the_external_editor_fills_the_draft_and_the_record_is_selected(tm
         assert record_id is not None and app.kb.writable(record_id)
         assert app.kb.get(record_id).root_cause == "The widget's retries ran out."
         assert drafts.record_path(user_kb_dir(), record_id).is_file()
+
+
+async def test_e_edits_a_writable_record_in_its_own_file(tmp_path: Path):
+    import shutil
+
+    team = tmp_path / "team-kb"
+    (team / "notes").mkdir(parents=True)
+    shutil.copy(FIXTURE_KB / "python" / "circular-import.json", team / "notes" / "odd-name.json")
+    sources = [Source(FIXTURE_KB / "pytorch", "bundled"), Source(team, "write_to", writable=True)]
+    app = make_app(sources, watch=False, clipboard=GuardedClipboard(MemoryBackend()), today=TODAY,
+                   write_folder=team)
+    record_id = "python/circular-import"
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        app.select(record_id, "palette", reveal=True)
+        await settle(pilot, app)
+        area = await open_editor(pilot, app, key="e")  # writable: no question
+        data = json.loads(area.text)
+        data["root_cause"] = "Edited in place."
+        area.text = json.dumps(data, indent=2, ensure_ascii=False)
+        await pilot.press("ctrl+s")
+        await until(pilot, app, lambda: capture_idle(app) and app.kb.get(record_id).root_cause == "Edited in place.")
+        assert json.loads((team / "notes" / "odd-name.json").read_text())["root_cause"] == "Edited in place."
+        assert not drafts.record_path(team, record_id).exists()  # no second file with the same id
+        assert app.selection.id == record_id
