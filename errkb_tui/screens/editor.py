@@ -1,8 +1,11 @@
 """The in-app editor of a draft record: the JSON in a TextArea, for when no external
 editor can run (no ``$VISUAL``/``$EDITOR``, ``--no-editor``, no terminal to hand over).
 
-The screen only edits text: it dismisses with what to do and the text, and the capture
-flow (:mod:`errkb_tui.capture`) writes it, so nothing typed is lost whichever key ends it.
+The screen dismisses with what to do and the text, and the capture flow
+(:mod:`errkb_tui.capture`) writes it. Meanwhile the text is saved to the draft's file a
+second after typing stops and when the screen goes (the app quitting with ctrl+q), so
+nothing typed is lost whichever way the editor ends. Those saves are a few KB written on
+the event loop, not in a thread: a thread's late write could land after the final one.
 """
 
 from __future__ import annotations
@@ -15,9 +18,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Footer, Static, TextArea
 
+from ..draft import atomic_write
 from ..text import plain
+
+#: Seconds without typing before the text is saved to the draft's file.
+AUTOSAVE_AFTER = 1.0
 
 
 @dataclass(frozen=True)
@@ -47,6 +55,8 @@ class DraftEditor(ModalScreen[EditorResult]):
         self.path = path
         self.line = line  # 1-based line to put the cursor on (a problem's)
         self.note = note
+        self._saved = text  # what the draft's file holds
+        self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="editor-box"):
@@ -54,8 +64,9 @@ class DraftEditor(ModalScreen[EditorResult]):
             hint = self.note or ("Fill in root_cause and at least one workaround (an _example_workaround shows "
                                  "the shape), then ctrl+s. Escape keeps it as a draft.")
             yield Static(Text(plain(hint, multiline=True), style="italic"), id="editor-hint")
-            area = TextArea(self.text, id="editor-text", soft_wrap=True, show_line_numbers=True)
-            yield area
+            # Kept: its text is still there while the screen unmounts (the app quitting).
+            self._area = TextArea(self.text, id="editor-text", soft_wrap=True, show_line_numbers=True)
+            yield self._area
         yield Footer()
 
     def on_mount(self) -> None:
@@ -65,8 +76,37 @@ class DraftEditor(ModalScreen[EditorResult]):
             area.move_cursor((row, 0), center=True)
         area.focus()
 
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(AUTOSAVE_AFTER, self._autosave, name="draft autosave")
+
+    def _autosave(self) -> None:
+        """Write the text to the draft's file if it changed (never raises)."""
+        area = getattr(self, "_area", None)
+        text = area.text if area is not None else self._saved
+        if text != self._saved:
+            try:
+                atomic_write(self.path, text)
+            except OSError as exc:
+                self.notify(f"Could not save the draft to {self.path}: {exc}", severity="error", markup=False)
+                return
+            self._saved = text
+
+    def on_unmount(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._autosave()
+
+    def _leave(self, choice: str) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        text = self.query_one(TextArea).text
+        self._saved = text  # the capture flow writes it
+        self.dismiss(EditorResult(choice, text))
+
     def action_save(self) -> None:
-        self.dismiss(EditorResult("save", self.query_one(TextArea).text))
+        self._leave("save")
 
     def action_keep(self) -> None:
-        self.dismiss(EditorResult("keep", self.query_one(TextArea).text))
+        self._leave("keep")

@@ -330,3 +330,15 @@ async def test_e_edits_a_writable_record_in_its_own_file(tmp_path: Path):
         assert json.loads((team / "notes" / "odd-name.json").read_text())["root_cause"] == "Edited in place."
         assert not drafts.record_path(team, record_id).exists()  # no second file with the same id
         assert app.selection.id == record_id
+
+
+async def test_quitting_the_app_mid_edit_keeps_what_was_typed():
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        await unmatched(pilot, app)
+        area = await open_editor(pilot, app)
+        path = app.screen.path
+        area.text = area.text.replace('"root_cause": ""', '"root_cause": "typed, then ctrl+q"', 1)
+        await pilot.press("ctrl+q")
+    assert "typed, then ctrl+q" in path.read_text()
