@@ -76,3 +76,17 @@ def test_a_bundled_record_is_edited_as_an_override_in_the_user_kb(tmp_path: Path
     assert not overrides(later, "python/module-not-found", user_kb_dir())  # --data loads after it
     mine = load_kb([Source(FIXTURE_KB, USER_LABEL, writable=True)])
     assert editable_folder(mine, "python/module-not-found") == FIXTURE_KB
+
+
+def test_no_editor_and_the_write_folder_reach_the_app(monkeypatch, tmp_path: Path):
+    import errkb_tui.app
+    from errkb_tui import cli
+
+    given: dict = {}
+    monkeypatch.setattr(errkb_tui.app, "run_app", lambda sources, **options: given.update(options) or 0)
+    args = cli._parser().parse_args(["--no-editor", "--no-watch", "--write-to", str(tmp_path)])
+    assert cli._browse(args, None) == 0
+    assert given["editor"] is False and Path(given["write_folder"]) == tmp_path
+    given.clear()
+    cli._browse(cli._parser().parse_args(["--no-watch"]), None)
+    assert "editor" not in given and Path(given["write_folder"]) == user_kb_dir()
