@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 from pathlib import Path
 
 import pytest
+
+from textual.worker import WorkerCancelled, WorkerError, WorkerFailed
 
 from errkb_tui.app import ErrKBApp, make_app
 from errkb_tui.clipboard import GuardedClipboard, MemoryBackend
@@ -23,14 +26,25 @@ def build_app(*paths: Path, backend=None, watch: bool = False, interval: float =
 
 
 async def settle(pilot, app: ErrKBApp) -> None:
-    """Wait until loading, searching and matching have finished and the screen caught up."""
+    """Wait until loading, searching and matching have finished and the screen caught up.
+
+    Waits on conditions, never on a fixed time: every worker has ended (one that a newer
+    one of its exclusive group replaced ends cancelled: that is normal, not an error), and
+    every detail pane shows the selection (it waits out quick changes on a timer)."""
+    from errkb_tui.widgets.detail import DetailPane
+
     for _ in range(3):
         await pilot.pause()
-        # The watcher never completes; an empty list would mean "all workers".
-        busy = [w for w in app.workers if w.group != "watch"]
-        if busy:
-            await app.workers.wait_for_complete(busy)
-    await pilot.pause(0.2)  # past the detail pane's coalescing of cursor moves and typing
+        for worker in [w for w in app.workers if not w.is_finished]:
+            try:
+                await asyncio.wait_for(worker.wait(), 30)
+            except (WorkerCancelled, WorkerFailed, WorkerError):
+                pass  # replaced by a newer search or match; a failure is the app's to report
+    for _ in range(500):
+        if all(not pane._pending and pane._timer is None for pane in app.screen.query(DetailPane)):
+            break
+        await pilot.pause(0.01)
+    await pilot.pause()
 
 
 async def wait_for(pilot, app, condition, seconds: float = 5.0) -> bool:

@@ -201,3 +201,15 @@ async def test_keys_typed_straight_after_slash_land_in_the_filter():
         assert not isinstance(app.screen, DetailScreen)
         await pilot.press("slash")  # in the filter, / is text (a path, a/b)
         assert app.screen.query_one("#filter", Input).value == "module/"
+
+
+async def test_settling_waits_through_a_match_that_a_newer_one_replaced():
+    # Matches are exclusive: a newer copy cancels the match under way. Waiting for the app
+    # to settle raised WorkerCancelled then (the 10 ms clipboard test failed one run in six).
+    app = build_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        app.match_text("note: nothing to see " * 2000, "clipboard")
+        app.match_text(DDP_TRACEBACK, "clipboard")
+        await settle(pilot, app)
+        assert app.selection.id == SEED
