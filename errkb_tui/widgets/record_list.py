@@ -284,6 +284,12 @@ class RecordList(Widget, can_focus=True):
     def _row_rate(self, record: RecordSummary) -> tuple[float, str]:
         return _short_rate(record, self.evidence)
 
+    def _fg(self, name: str) -> Style:
+        """A component's colour and text style without its background, so the cursor row's
+        background shows under every part of the row."""
+        style = self.get_component_rich_style(name)
+        return Style(color=style.color, bold=style.bold, italic=style.italic, underline=style.underline)
+
     def _render_row(self, record: RecordSummary, part: int, width: int, selected: bool) -> Strip:
         base = self.rich_style
         if selected:
@@ -293,19 +299,19 @@ class RecordList(Widget, can_focus=True):
         inner = max(0, width - 2)
         if part == 0:
             signature = plain(record.signature)
-            style = base + self.get_component_rich_style("record-list--signature")
-            match_style = style + self.get_component_rich_style("record-list--match")
+            style = base + self._fg("record-list--signature")
+            match_style = style + self._fg("record-list--match")
             segments = [marker, *_highlighted(signature, highlight_spans(signature, self.results.query), style, match_style, inner)]
         else:
             rate, rate_text = self._row_rate(record)
             rate_class = "record-list--rate-good" if rate >= 0.75 else "record-list--rate-mid" if rate >= 0.5 else "record-list--rate-bad"
-            meta = base + self.get_component_rich_style("record-list--meta")
+            meta = base + self._fg("record-list--meta")
             info = cell_truncate(f"{record.id} · {record.category}", max(0, inner - len(rate_text) - 2))
             segments = [
                 marker,
                 Segment(info, meta),
                 Segment(" " * max(1, inner - len(info) - len(rate_text)), meta),
-                Segment(rate_text, meta + self.get_component_rich_style(rate_class)),
+                Segment(rate_text, meta + self._fg(rate_class)),
             ]
         return Strip(segments).adjust_cell_length(width, base)
 
