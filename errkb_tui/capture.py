@@ -209,24 +209,30 @@ class Capture:
         if in_place is not None and origin is not None \
                 and not _same(Path(origin.file), draft.record_path(in_place, record_id)):
             own_file = (record_id, Path(origin.file))  # a file not named by its id: edited where it is
-        await self._session(path, folder, replace=True, own_file=own_file)
+        note = (f"Editing {record_id}. ctrl+s saves and checks it; Escape keeps your changes as a draft "
+                "(the record stays as it was).")
+        await self._session(path, folder, replace=True, own_file=own_file, note=note)
 
     # -- the loop: edit, check, then install, keep or discard -----------------------------
 
     async def _session(self, path: Path, target: Path, *, replace: bool,
-                       own_file: tuple[str, Path] | None = None) -> None:
+                       own_file: tuple[str, Path] | None = None, note: str = "") -> None:
         from .screens.capture_result import CaptureProblems
         from .screens.confirm import ConfirmScreen
 
         line: int | None = None
         while True:
-            if not await self._edit(path, line):
+            if not await self._edit(path, line, note):
                 return  # kept as a draft (the in-app editor's Escape)
             problems = await asyncio.to_thread(draft.check, path, target)
             if not draft.blocking(problems):
                 await self._install(path, target, replace, problems, own_file)
                 return
-            line = next((p.line for p in problems if p.severity == "error" and p.line), None)
+            first = next((p for p in problems if p.severity == "error"), None)
+            line = first.line if first is not None else None
+            if first is not None:
+                where = f"Line {first.line}" if first.line else "The file"
+                note = f"{where}: {first.field + ': ' if first.field else ''}{first.message}. Fix it, then ctrl+s."
             while True:
                 choice = await self.app.push_screen_wait(CaptureProblems(path, problems, draft.record_id_of(path)))
                 if choice != "discard":
@@ -241,7 +247,7 @@ class Capture:
                 self._kept(path)
                 return
 
-    async def _edit(self, path: Path, line: int | None) -> bool:
+    async def _edit(self, path: Path, line: int | None, note: str = "") -> bool:
         """One edit of ``path``: in the external editor, else the in-app one. False when
         the user chose to keep it as a draft (the text is saved either way)."""
         from .screens.editor import DraftEditor
@@ -261,7 +267,7 @@ class Capture:
                     self._say(f"The editor exited with {code}; the file is checked as it is.", "warning")
                 return True
         text = await asyncio.to_thread(Path(path).read_text, "utf-8", "replace")
-        result = await self.app.push_screen_wait(DraftEditor(text, path, line=line))
+        result = await self.app.push_screen_wait(DraftEditor(text, path, line=line, note=note))
         await asyncio.to_thread(draft.atomic_write, path, result.text)
         if result.choice == "keep":
             self._kept(path)

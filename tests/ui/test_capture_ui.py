@@ -107,6 +107,7 @@ async def test_edit_again_after_a_syntax_error_opens_the_editor_at_its_line():
         area = app.screen.query_one(TextArea)
         assert area.cursor_location[0] == problems[0].line - 1  # at the problem
         assert ",," in area.text  # what was typed is still there
+        assert f"Line {problems[0].line}" in str(app.screen.query_one("#editor-hint").render())  # and why
         record_id = json.loads(good)["id"]
         area.text = good
         await pilot.press("ctrl+s")
