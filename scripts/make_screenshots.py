@@ -115,6 +115,32 @@ async def copied_error(pilot) -> None:
     await settle(pilot)
 
 
+UNKNOWN = ("Traceback (most recent call last):\n  File \"/srv/api/db.py\", line 14, in <module>\n"
+           "    engine = create_engine(url)\n"
+           "sqlalchemy.exc.ArgumentError: Could not parse SQLAlchemy URL from string 'postgres//app@db:5432/orders'\n")
+
+
+async def capture(pilot) -> None:
+    """A copied error no record explains; a opens its draft record (the in-app editor: a
+    test has no terminal to lend $EDITOR)."""
+    from textual.widgets import TextArea
+
+    await settle(pilot)
+    app = pilot.app
+    app.match_text(UNKNOWN, "clipboard")
+    await settle(pilot)
+    app.clear_notifications()
+    await pilot.press("a")
+    for _ in range(200):  # the capture flow waits for the editor: no settle() while it is open
+        await pilot.pause(0.05)
+        if type(app.screen).__name__ == "DraftEditor":
+            break
+    app.screen.query_one(TextArea).cursor_blink = False
+    await pilot.pause(0.3)
+    app.clear_notifications()
+    await pilot.pause(0.1)
+
+
 #: The team folder's own record (a KB folder holds records as well as the team's counts).
 TEAM_RECORD = {
     "id": "pytorch/cluster-gpu-quota", "domain": "pytorch", "category": "resource_error",
@@ -148,6 +174,7 @@ SHOTS = [
     ("help", (120, 36), help_screen),
     ("copied-error", (120, 36), copied_error),
     ("outcomes", (160, 48), outcomes),
+    ("capture", (120, 36), capture),
 ]
 #: Shots that load a team's KB folder as well (``--data``).
 TEAM_SHOTS = {"outcomes"}
