@@ -95,7 +95,8 @@ class Capture:
 
     ``write_folder`` is where new records go (None: the first writable source that is a
     folder, else the user's own KB); ``use_editor`` False always uses the in-app editor
-    (``--no-editor``); ``clipboard`` reads the current clipboard (a callable run in a thread)."""
+    (``--no-editor``); ``read_clipboard`` reads the current clipboard (run in a thread);
+    ``editor`` gives the external editor's command (None: none set)."""
 
     def __init__(self, app: App, *, write_folder: Path | None = None, use_editor: bool = True,
                  read_clipboard: Callable[[], str] | None = None,
@@ -141,7 +142,7 @@ class Capture:
 
     async def _add(self, kb: KB | None, sources: list[Source], text: str | None) -> None:
         if text is None or not text.strip():
-            text = self.unmatched
+            text, self.unmatched = self.unmatched, None  # taken: a second a reads the clipboard
         if (text is None or not text.strip()) and self.read_clipboard is not None:
             try:
                 text = await asyncio.to_thread(self.read_clipboard)
@@ -149,7 +150,7 @@ class Capture:
                 self._say(f"Nothing to add: no unmatched error, and the clipboard cannot be read ({exc}). "
                           "Paste the error with p, then ctrl+n.", "warning", timeout=10)
                 return
-        if not isinstance(text, str) or not text.strip():
+        if not isinstance(text, str) or not text.strip() or "\x00" in text[:4096]:
             self._say("Nothing to add: copy an error (or paste one with p), then press a.", "warning")
             return
         text = text[-MAX_CLIPBOARD_CHARS:]
