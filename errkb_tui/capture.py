@@ -269,7 +269,11 @@ class Capture:
                 return True
         text = await asyncio.to_thread(Path(path).read_text, "utf-8", "replace")
         result = await self.app.push_screen_wait(DraftEditor(text, path, line=line, note=note))
-        await asyncio.to_thread(draft.atomic_write, path, result.text)
+        try:
+            await asyncio.to_thread(draft.atomic_write, path, result.text)
+        except OSError as exc:
+            self._say(f"Could not save the draft to {path}: {exc}", "error", timeout=10)
+            return False
         if result.choice == "keep":
             self._kept(path)
             return False
