@@ -40,7 +40,7 @@ async def settle(pilot, app: ErrKBApp) -> None:
                 await asyncio.wait_for(worker.wait(), 30)
             except (WorkerCancelled, WorkerFailed, WorkerError):
                 pass  # replaced by a newer search or match; a failure is the app's to report
-    for _ in range(500):
+    for _ in range(100):  # at most a second: a clipboard changing every 10 ms never settles
         if all(not pane._pending and pane._timer is None for pane in app.screen.query(DetailPane)):
             break
         await pilot.pause(0.01)
