@@ -501,7 +501,10 @@ class ErrKBApp(App[int]):
 
     def _select_match(self, match: Match, origin: str) -> None:
         already = self.selection.id == match.id
-        self.last_match = MatchContext(match, origin)
+        previous = self.last_match
+        if not (already and previous is not None and previous.applies_to(match.id)
+                and previous.match.groups == match.groups):
+            self.last_match = MatchContext(match, origin)  # new values: the detail refills
         self._ask_about_copied_fix(match.id)
         if already and origin == "clipboard":
             return  # already in front of the user: no jump, no toast
