@@ -155,9 +155,11 @@ async def test_related_links_open_and_back_returns():
         await pilot.press("enter")
         await settle(pilot, app)
         assert app.screen.query_one(DetailPane).record.id == SEED
+        assert app.screen.query_one(RecordList).current.id == SEED  # the list follows the link too
         await pilot.press("backspace")
         await settle(pilot, app)
         assert app.screen.query_one(DetailPane).record.id == "pytorch/ddp-param-count-mismatch"
+        assert app.screen.query_one(RecordList).current.id == "pytorch/ddp-param-count-mismatch"
         await pilot.press("alt+right")
         await settle(pilot, app)
         assert app.screen.query_one(DetailPane).record.id == SEED

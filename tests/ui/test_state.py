@@ -94,24 +94,6 @@ async def test_w_on_a_full_screen_detail_shows_in_its_header():
         assert "● watch" in str(header.render())
 
 
-async def test_following_a_related_error_moves_the_list_cursor_too():
-    app = build_app()
-    async with app.run_test(size=(160, 48)) as pilot:
-        await settle(pilot, app)
-        app.select("pytorch/ddp-param-count-mismatch", "palette", reveal=True)
-        await settle(pilot, app)
-        link = app.screen.query_one(RelatedLink)
-        assert link.record_id == SEED
-        link.focus()
-        await pilot.press("enter")
-        await settle(pilot, app)
-        assert shown(app) == SEED
-        assert app.screen.query_one(RecordList).current.id == SEED
-        await pilot.press("backspace")
-        await settle(pilot, app)
-        assert app.screen.query_one(RecordList).current.id == "pytorch/ddp-param-count-mismatch"
-
-
 async def test_following_a_link_the_filter_hides_reveals_it_in_the_list():
     app = build_app()
     async with app.run_test(size=(160, 48)) as pilot:
