@@ -3,8 +3,10 @@ again, keep it as a draft (saved, not matched) or discard it (asked first)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,15 +16,15 @@ from textual.widgets import Footer, Static
 
 from ..kb import Problem
 from ..text import plain
+from .problems import severity_styles
 
-STYLE = {"error": "bold red", "warning": "bold yellow", "info": "dim"}
 
 
-def problem_lines(problems: list[Problem]) -> Text:
+def problem_lines(problems: list[Problem], styles: Mapping[str, Style]) -> Text:
     """The problems as plain text: severity, line, field, message (no markup)."""
     text = Text()
     for problem in problems:
-        text.append(f"{problem.severity:<8}", style=STYLE.get(problem.severity, ""))
+        text.append(f"{problem.severity:<8}", style=styles.get(problem.severity, Style()))
         text.append(f"line {problem.line}" if problem.line is not None else "file", style="bold")
         text.append(f"  {plain(problem.field or '-')}: ", style="dim")
         text.append(plain(problem.message) + "\n")
@@ -55,7 +57,8 @@ class CaptureProblems(ModalScreen[str]):
             yield Static(Text(title, style="bold"))
             yield Static(Text(plain(str(self.path)), style="dim"))
             with VerticalScroll(id="capture-problems"):
-                yield Static(problem_lines([p for p in self.problems if p.severity != "info"]))
+                yield Static(problem_lines([p for p in self.problems if p.severity != "info"],
+                                           severity_styles(self.app.theme_variables)))
             yield Static(Text("e: edit again   k: keep as a draft (not matched)   d: discard", style="italic"))
         yield Footer()
 

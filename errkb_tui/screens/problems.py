@@ -8,9 +8,10 @@ Enter on a problem asks the App to open its file at its line in the user's edito
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from rich.style import Style
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -27,13 +28,24 @@ from ..text import plain
 
 #: Problems shown at most (the rest are counted).
 SHOW_AT_MOST = 500
-STYLE = {"error": "bold red", "warning": "bold yellow", "info": "dim"}
 
 
-def problem_prompt(problem: Problem) -> Text:
+def severity_styles(theme_variables: Mapping[str, str]) -> dict[str, Style]:
+    """Each severity's style in the current theme (its error and warning colours)."""
+    def colour(name: str) -> Style:
+        value = theme_variables.get(name)
+        try:
+            return Style(color=value, bold=True) if value else Style(bold=True)
+        except Exception:  # a theme value Rich cannot parse: still readable, just plain
+            return Style(bold=True)
+
+    return {"error": colour("error"), "warning": colour("warning"), "info": Style(dim=True)}
+
+
+def problem_prompt(problem: Problem, styles: Mapping[str, Style]) -> Text:
     """One problem as two lines of plain text (record text is never read as markup)."""
     text = Text()
-    text.append(f"{problem.severity:<8}", style=STYLE.get(problem.severity, ""))
+    text.append(f"{problem.severity:<8}", style=styles.get(problem.severity, Style()))
     text.append(plain(problem.location()), style="bold")
     text.append(f"\n        {plain(problem.record_id or '-')}  {plain(problem.field or '-')}: ", style="dim")
     text.append(plain(problem.message))
@@ -84,8 +96,9 @@ class ProblemsScreen(ModalScreen[None]):
 
     def _options(self) -> list[Option]:
         if not self.problems:
-            return [Option(Text("None: every file loaded cleanly.", style="green"), disabled=True)]
-        options = [Option(problem_prompt(p), id=str(i)) for i, p in enumerate(self.problems[:SHOW_AT_MOST])]
+            return [Option(Text("None: every file loaded cleanly.", style=Style(italic=True)), disabled=True)]
+        styles = severity_styles(self.app.theme_variables)
+        options = [Option(problem_prompt(p, styles), id=str(i)) for i, p in enumerate(self.problems[:SHOW_AT_MOST])]
         if len(self.problems) > SHOW_AT_MOST:
             more = len(self.problems) - SHOW_AT_MOST
             options.append(Option(Text(f"… and {more} more; run errkb-tui validate for all."), disabled=True))
