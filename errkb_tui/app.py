@@ -24,7 +24,7 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from .capture import Capture, saved_note, with_source
-from .clipboard import MAX_CLIPBOARD_CHARS, ClipboardError, GuardedClipboard, PyperclipBackend
+from .clipboard import ClipboardError, GuardedClipboard, PyperclipBackend
 from .commands import ErrKBCommands
 from .history import History
 from .kb import KB, Problem, Source
@@ -141,7 +141,6 @@ class ErrKBApp(App[int]):
         self._initial_theme = theme
         self._want_watch = watch
         self._matcher: Matcher | None = None
-        self._clipboard_read_at_start = False
         self._preloaded = kb
         self._search_serial = 0
         self._search_keep: str | None = None
@@ -234,26 +233,15 @@ class ErrKBApp(App[int]):
             self.notify(f"{errors} problem(s) while loading the KB; press ! to see them",
                         severity="warning", markup=False)
         self._read_outcomes(list(kb.sources))
-        if self.initial_text is not None:
+        given = self.initial_text is not None
+        if given:
             text, self.initial_text = self.initial_text, None
             self.match_text(text, self.initial_origin)
-        elif self._want_watch and not self._clipboard_read_at_start:
-            self._clipboard_read_at_start = True
-            self._match_clipboard_at_start()
-
-    @work(thread=True, group="start", exit_on_error=False, name="reading the clipboard")
-    def _match_clipboard_at_start(self) -> None:
-        """Copy, then launch: an error already on the clipboard is matched once, with the
-        whole KB (the watcher's first read may come before the KB is loaded)."""
-        try:
-            content = self.system_clipboard.read()
-        except ClipboardError:
-            return  # the watcher reports an unreachable clipboard, once
-        if not isinstance(content, str) or not content.strip() or "\x00" in content[:4096]:
-            return
-        text = content[-MAX_CLIPBOARD_CHARS:]
-        self.poller.ignore(text)  # matched here: the watcher need not match it again
-        self.post_message(MatchesFound(self.matcher().match(text, limit=6), "start", text))
+        if self.watching:
+            # The watcher starts once the whole KB is here, so its first read (copy, then
+            # launch: what is already on the clipboard) is matched against all of it; with
+            # piped text, that text is the error and the old clipboard is not news.
+            self.poller.start(skip_first=given)
 
     def matcher(self) -> Matcher:
         """The matcher for the loaded KB, built on first use (call from a worker)."""
@@ -430,7 +418,8 @@ class ErrKBApp(App[int]):
 
     def watch_watching(self, watching: bool) -> None:
         if watching:
-            self.poller.start()
+            if self.loaded:  # before that, _install starts it
+                self.poller.start()
         else:
             self.poller.stop()
 
@@ -469,7 +458,7 @@ class ErrKBApp(App[int]):
         if not confident:
             if message.origin == "clipboard" and self.loaded:
                 self._say_no_record(message.text, matches[0] if matches else None)
-            elif message.origin not in ("clipboard", "start"):
+            elif message.origin != "clipboard":
                 self.notify(f"No record explains the {_ORIGIN_WORDS[message.origin]}; press a to add one.",
                             severity="warning", markup=False, timeout=8)
             return
@@ -700,7 +689,7 @@ def _stamp(path) -> tuple[int, int, int] | None:
     return stat.st_ino, stat.st_size, stat.st_mtime_ns
 
 
-_ORIGIN_WORDS = {"clipboard": "copied error", "paste": "pasted text", "pipe": "piped text", "start": "copied error",
+_ORIGIN_WORDS = {"clipboard": "copied error", "paste": "pasted text", "pipe": "piped text",
                  "command": "command's output"}
 
 

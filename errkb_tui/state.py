@@ -78,7 +78,7 @@ class MatchContext:
     """The last match that selected a record: its line and captured groups, and whence."""
 
     match: Match
-    origin: str  # "clipboard", "paste", "pipe", "start"
+    origin: str  # "clipboard", "paste", "pipe", "command"
 
     @property
     def record_id(self) -> str:

@@ -45,13 +45,14 @@ class ClipboardPoller:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive() and not self._stop.is_set()
 
-    def start(self) -> None:
-        """Start polling (no-op while running)."""
+    def start(self, skip_first: bool = False) -> None:
+        """Start polling (no-op while running). The first read reports what the clipboard
+        already holds, unless ``skip_first``: then only later copies count."""
         if self.running:
             return
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, args=(self._stop,), name="clipboard watcher",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._loop, args=(self._stop, skip_first),
+                                        name="clipboard watcher", daemon=True)
         self._thread.start()
 
     def stop(self, wait: float = 0.0) -> None:
@@ -65,7 +66,7 @@ class ClipboardPoller:
         """The app copied ``text`` itself: seeing it on the clipboard is not news."""
         self._watcher.ignore(text)
 
-    def _loop(self, stop: threading.Event) -> None:
+    def _loop(self, stop: threading.Event, skip_first: bool) -> None:
         failures = 0
         while not stop.is_set():
             poll = self._watcher.poll()
@@ -81,8 +82,9 @@ class ClipboardPoller:
                     self.callbacks.failing(poll.error)
             else:
                 failures = 0
-                if poll.text is not None:
+                if poll.text is not None and not skip_first:
                     self.callbacks.text(poll.text)
+                skip_first = False
             stop.wait(self.interval * (1 if failures == 0 else min(MAX_BACKOFF, 2**failures)))
 
 

@@ -24,7 +24,7 @@ async def test_an_error_on_the_clipboard_at_start_is_matched():
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, app)
         assert app.selection.id == "python/module-not-found"
-        assert app.last_match is not None and app.last_match.origin == "start"
+        assert app.last_match is not None and app.last_match.origin == "clipboard"
 
 
 async def test_without_the_watcher_the_clipboard_is_not_read_at_start():
