@@ -11,6 +11,7 @@ import datetime
 
 from textual import on, work
 from textual.binding import Binding
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 
@@ -148,16 +149,23 @@ class RecordScreen(Screen[None]):
             self.notify(f"No workaround {number} here.", severity="warning")
             return
         workaround = workarounds[number - 1]
-        self.post_message(FixCopied(record.id, item_hash(workaround)))
-        self.copy_filled(record, workaround.copy_text, f"workaround {number}")
+        self.copy_filled(record, workaround.copy_text, f"workaround {number}",
+                         then=FixCopied(record.id, item_hash(workaround)))
 
-    def copy_filled(self, record: Record, text: str, what: str) -> None:
+    def copy_filled(self, record: Record, text: str, what: str, then: Message | None = None) -> None:
         """Copy ``text`` with its placeholders filled from the match; values the match did
-        not give are asked for first (never is a literal placeholder copied)."""
+        not give are asked for first (never is a literal placeholder copied). ``then`` is
+        posted once the copy is made (not when the user cancels the prompt)."""
         values = self.detail.match_values(record)  # what the detail shows filled in
         asks = prompts(text, values, record_examples(record))
+
+        def copy(filled: str) -> None:
+            self.post_message(CopyRequested(filled, what))
+            if then is not None:
+                self.post_message(then)
+
         if not asks:
-            self.post_message(CopyRequested(fill(text, values).text, what))
+            copy(fill(text, values).text)
             return
         from .prompt import ValuePrompt
 
@@ -165,7 +173,7 @@ class RecordScreen(Screen[None]):
             if given is None:
                 self.notify("Nothing copied.", markup=False, timeout=2)
             else:
-                self.post_message(CopyRequested(fill(text, given).text, what))
+                copy(fill(text, given).text)
 
         self.app.push_screen(ValuePrompt(text, asks, values, what=what.capitalize()), callback=answered)
 

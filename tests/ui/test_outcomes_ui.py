@@ -305,3 +305,29 @@ async def test_the_question_comes_when_the_error_is_copied_again_while_its_recor
         await settle(pilot, app)
         assert app.followup is None
         assert [(e["hash"], e["verdict"]) for e in log_lines()] == [(copied, "worked")]
+
+
+async def test_a_copy_cancelled_at_the_prompt_is_not_asked_about_later():
+    from errkb_tui.kb import bundled_data_dir
+    from errkb_tui.match import Match
+    from errkb_tui.messages import MatchesFound
+    from errkb_tui.screens.prompt import ValuePrompt
+
+    from .conftest import build_app, settle
+
+    app = build_app(bundled_data_dir())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        app.select("python/module-not-found", "palette", reveal=True)
+        await settle(pilot, app)
+        await pilot.press("1")  # no match gave the module name: the prompt asks for it
+        await settle(pilot, app)
+        assert isinstance(app.screen, ValuePrompt)
+        await pilot.press("escape")
+        await settle(pilot, app)
+        line = "ModuleNotFoundError: No module named 'torchvision'"
+        match = Match("python/module-not-found", 0.99, "regex", line, True, groups={"module": "torchvision"})
+        app.post_message(MatchesFound([match], "clipboard", line))
+        await settle(pilot, app)
+        assert app.followup is None
+        assert app.system_clipboard.backend.writes == []
