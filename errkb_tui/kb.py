@@ -130,8 +130,13 @@ class KB:
         return sorted(self.category_counts.get(domain, {}))
 
     def problem_counts(self) -> Counter[str]:
-        """How many problems of each severity."""
-        return Counter(p.severity for p in self.problems)
+        """How many problems of each severity (counted again only when the list grew or
+        shrank: the header asks on every keystroke, and a bad KB can have thousands)."""
+        cached = getattr(self, "_counted", None)
+        if cached is None or cached[0] != len(self.problems):
+            cached = (len(self.problems), Counter(p.severity for p in self.problems))
+            self._counted = cached
+        return Counter(cached[1])
 
     def attention_count(self) -> int:
         """The problems worth a user's attention: errors and warnings (not house-style info)."""
