@@ -10,7 +10,6 @@ searching a large KB, matching, clipboard calls) runs in workers that post messa
 from __future__ import annotations
 
 import datetime
-import time
 import os
 from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
@@ -48,7 +47,8 @@ from .watcher import ClipboardPoller, WatcherCallbacks
 #: KBs up to this size are searched on the event loop (a search takes a few ms at most);
 #: larger ones in a worker thread, so the UI never waits for one.
 INLINE_SEARCH_RECORDS = 20_000
-#: Seconds between two early parts of a large KB put on screen while it loads.
+#: Seconds between two early parts of a large KB put on screen while it loads (each costs a
+#: snapshot and an index build in the loading thread and a new search on screen).
 PARTIAL_EVERY = 4.0
 #: Candidates within this score of the best one are "close": the user picks.
 CLOSE_SCORE = 0.04
@@ -193,18 +193,12 @@ class ErrKBApp(App[int]):
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False, name="loading the KB")
     def _load(self) -> None:
-        shown_at: list[float] = []
-
         def partial(kb: KB) -> None:
-            # The first part puts rows on screen; later ones only every few seconds, since
-            # each costs an index build here and a new search on the screen.
-            now = time.monotonic()
-            if not shown_at or now - shown_at[-1] >= PARTIAL_EVERY:
-                shown_at.append(now)
-                self.post_message(KBLoaded(kb, SearchIndex(kb.records), final=False))
+            self.post_message(KBLoaded(kb, SearchIndex(kb.records), final=False))
 
         kb = load_kb(self.sources, progress=lambda count: self.post_message(LoadProgress(count)),
-                     cache_dir=cache_dir(), partial=partial)
+                     cache_dir=cache_dir(), partial=partial,
+                     partial_every=PARTIAL_EVERY)
         self.post_message(KBLoaded(kb, SearchIndex(kb.records)))
 
     @on(LoadProgress)

@@ -43,7 +43,8 @@ def _may_freeze() -> bool:
 
 
 def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None = None,
-            cache_dir: Path | None = None, partial: Callable[[KB], None] | None = None) -> KB:
+            cache_dir: Path | None = None, partial: Callable[[KB], None] | None = None,
+            partial_every: float = PARTIAL_EVERY_S) -> KB:
     """Load every source into one KB; never raises for bad input.
 
     Sources load in order; a later record with the same id overrides an earlier one. Every
@@ -60,7 +61,7 @@ def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None
     ``partial``, if given, is called from the loading thread with a KB of the records read
     so far, while the rest still load: first once ``PARTIAL_FIRST_RECORDS`` records are read
     or ``PARTIAL_FIRST_S`` seconds have passed (whichever comes first, and only once at
-    least one record is read), then at most every ``PARTIAL_EVERY_S`` seconds. Each is a
+    least one record is read), then at most every ``partial_every`` seconds (``PARTIAL_EVERY_S`` unless given). Each is a
     complete, independent KB (its records sorted and indexed, readable with ``KB.get``,
     its problems those found so far; nothing the load does later changes it), so the caller
     may keep it and use it from another thread. It is never called for the final KB (that
@@ -88,7 +89,7 @@ def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None
         key = kbcache.fingerprint(plan, stats)
         kb = kbcache.read(cache_dir, key, sources) if key is not None else None
     if kb is None:
-        collector.on_accept = _Watch(collector, progress, partial)
+        collector.on_accept = _Watch(collector, progress, partial, partial_every)
         try:
             _load(collector, tasks, sizes)
         finally:
@@ -118,12 +119,13 @@ class _Watch:
     the records read so far out of the garbage collector's scans."""
 
     def __init__(self, collector: Collector, progress: Callable[[int], None] | None,
-                 partial: Callable[[KB], None] | None) -> None:
+                 partial: Callable[[KB], None] | None, partial_every: float = PARTIAL_EVERY_S) -> None:
         self._collector = collector
         self._progress = progress
         self._partial = partial
         self._started = time.monotonic()
         self._next_partial = self._started + PARTIAL_FIRST_S
+        self._partial_every = partial_every
         self._freeze = _may_freeze()
 
     def __call__(self, count: int) -> None:
@@ -136,7 +138,7 @@ class _Watch:
             if now >= self._next_partial or (count >= PARTIAL_FIRST_RECORDS
                                              and self._next_partial == self._started + PARTIAL_FIRST_S):
                 self._partial(self._collector.snapshot())
-                self._next_partial = time.monotonic() + PARTIAL_EVERY_S
+                self._next_partial = time.monotonic() + self._partial_every
 
 
 def _stat(file: Path) -> os.stat_result | None:

@@ -114,3 +114,22 @@ def test_a_load_in_a_worker_thread_leaves_the_collector_alone(tmp_path) -> None:
     thread.join(120)
     assert len(result["kb"].records) == GC_FREEZE_EVERY + 10
     assert gc.get_freeze_count() == 0
+
+
+def test_early_parts_come_no_more_often_than_asked(tmp_path, monkeypatch) -> None:
+    # The app asks for early parts every few seconds; the loader must not build (and the
+    # app throw away) a snapshot every second in between.
+    import json
+
+    from errkb_tui.kb import Source
+    from errkb_tui.loader import load, load_kb
+
+    clock = iter(range(0, 10_000))
+    monkeypatch.setattr(load.time, "monotonic", lambda: float(next(clock)) * 0.1)
+    base = {"domain": "big", "category": "c", "signature": "BigError: n", "root_cause": "r"}
+    lines = [json.dumps(dict(base, id=f"big/r{n}", regex=f"BigError: n{n}\\b")) for n in range(3000)]
+    (tmp_path / "big.jsonl").write_text("\n".join(lines))
+    often, rarely = [], []
+    load_kb([Source(tmp_path, "--data")], partial=lambda kb: often.append(len(kb.records)))
+    load_kb([Source(tmp_path, "--data")], partial=lambda kb: rarely.append(len(kb.records)), partial_every=1e9)
+    assert len(rarely) == 1 and len(often) > 1
