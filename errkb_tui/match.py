@@ -8,6 +8,16 @@
 4. Rank: a more specific regex (more fixed characters) beats a generic one; an error line
    (``XError:``, ``error:``, ``fatal:``, ``panic:``, ``Caused by:``...) beats any other line;
    a later error line (the final exception of a chain) beats an earlier one.
+   Three kinds of hit rank below the rest and are never confident beside a confident one:
+   - a hit on an elaboration line: an indented line under an error line with a code
+     (``error TS2345:``, ``error[E0308]:``) that the record's regex does not match itself,
+     so ``Type 'X' is not assignable to type 'Y'`` under TS2345 is not a TS2322 error;
+   - a hit of a fallback record (tagged ``wrapper`` or ``general``): a wrapper record
+     explains a summary line (``npm ERR! code 1``, ``Process completed with exit code 1``)
+     only when no real error stands above it; a general record (``no space left on
+     device``) explains a fragment only when no tool's own record does;
+   - wrapper lines are not error lines, so they neither boost a hit nor feed the fuzzy
+     fallback.
 5. No regex hit: fuzzy fallback (rapidfuzz) of the error lines against signatures, never
    confident unless very close. Text without error lines gets no fuzzy matches at all.
 """
@@ -76,6 +86,32 @@ _ERROR_LINE = re.compile(
     re.VERBOSE,
 )
 
+#: Summary lines that tools print below the real error: they say that something failed,
+#: not what. They are never error lines (see :func:`is_error_line`).
+_WRAPPER_LINE = re.compile(
+    r"""(?:npm|yarn|pnpm)\ (?:ERR!|error)\s+(?:code\s+(?:\d+|ELIFECYCLE)\s*$|errno\s+-?\d+\s*$
+                                   |command\ failed|Lifecycle\ script|Failed\ at\ the
+                                   |A\ complete\ log\ of\ this\ run|This\ is\ probably\ not\ a\ problem)
+      | ^(?:error\ )?Command\ failed\ with\ exit\ code\ \d+
+      | Process\ completed\ with\ exit\ code\ \d+
+      | ^BUILD\ FAILED\b | ^FAILURE:\ Build\ failed\ with\ an\ exception
+      | ^error:\ could\ not\ compile\ `
+      | returned\ a\ non-zero\ code:\ \d+
+      | did\ not\ complete\ successfully:\ exit\ code:\ \d+
+      | ^(?:ERROR:\ )?failed\ to\ solve:\ process\ .*\ did\ not\ complete\ successfully
+      | ^error:\ subprocess-exited-with-error | ^note:\ This\ error\ originates\ from\ a\ subprocess
+      | ^(?:\S+:\ )?exit\ status\ \d+$ | ^make(?:\[\d+\])?:\ \*\*\*\ .*Error\ \d+
+      | ^Error:\ Process\ completed | ^\#\#\[error\]Process\ completed
+    """,
+    re.VERBOSE,
+)
+#: An error line with a code: the lines indented under it elaborate that one error.
+_CODED_ERROR = re.compile(r"\berror\s*(?:TS|CS|C|LNK)\d{3,5}\b|\berror\[E\d{4}\]|^TS\d{4}:")
+#: Tags that make a record a fallback: it ranks below the records of real errors.
+FALLBACK_TAGS = frozenset({"wrapper", "general"})
+#: Score taken off a fallback hit or an elaboration hit when other hits are there.
+FALLBACK_PENALTY = 0.3
+
 #: Python's exception-chain separators: what follows supersedes what came before.
 _CHAIN_MARKER = re.compile(
     r"During handling of the above exception, another exception occurred"
@@ -129,8 +165,32 @@ def strip_prefix(line: str) -> str:
 
 
 def is_error_line(line: str) -> bool:
-    """Whether a (prefix-stripped) line looks like an error message."""
-    return bool(_ERROR_LINE.search(line))
+    """Whether a (prefix-stripped) line looks like an error message, and not a wrapper's
+    summary of one (``npm ERR! code 1``, ``BUILD FAILED``)."""
+    return bool(_ERROR_LINE.search(line)) and not is_wrapper_line(line)
+
+
+def is_wrapper_line(line: str) -> bool:
+    """Whether a line is a summary that a real error usually stands above."""
+    return bool(_WRAPPER_LINE.search(line))
+
+
+def elaborated_lines(lines: list[str]) -> list[int]:
+    """For each line, the index of the coded error line it is indented under, or -1.
+
+    ``lines`` are as printed (indentation kept). A blank or unindented line ends a block.
+    """
+    out, header = [], -1
+    for number, line in enumerate(lines):
+        body = line.lstrip()
+        if not body:
+            header = -1
+        elif body is line or len(line) == len(body):
+            header = number if _CODED_ERROR.search(body) else -1
+            out.append(-1)
+            continue
+        out.append(header)
+    return out
 
 
 @dataclass
@@ -140,6 +200,7 @@ class _Hit:
     literals: int
     coverage: float
     error_line: bool
+    elaboration: bool = False
 
 
 class Matcher:
@@ -180,10 +241,14 @@ class Matcher:
 
     def match(self, text: str | bytes, limit: int = 5) -> list[Match]:
         """Records that explain ``text``, best first (at most ``limit``)."""
-        raw_lines = [line.strip()[:MAX_LINE_CHARS] for line in clean_text(text).split("\n")]
+        printed = clean_text(text).split("\n")
+        raw_lines = [line.strip()[:MAX_LINE_CHARS] for line in printed]
         clean_lines = [strip_prefix(line) for line in raw_lines]
-        error_lines = [is_error_line(c) or is_error_line(r) for r, c in zip(raw_lines, clean_lines)]
-        hits = self._regex_hits(raw_lines, clean_lines, error_lines)
+        wrappers = [is_wrapper_line(r) or is_wrapper_line(c) for r, c in zip(raw_lines, clean_lines)]
+        error_lines = [not w and (is_error_line(c) or is_error_line(r))
+                       for r, c, w in zip(raw_lines, clean_lines, wrappers)]
+        headers = elaborated_lines(printed)
+        hits = self._regex_hits(raw_lines, clean_lines, error_lines, headers)
         if hits:
             return self._rank_hits(hits, raw_lines, clean_lines, limit)
         return self._fuzzy(raw_lines, clean_lines, error_lines, limit)
@@ -205,7 +270,8 @@ class Matcher:
                     found.update(shard[hit])
         return found
 
-    def _regex_hits(self, raw_lines: list[str], clean_lines: list[str], error_lines: list[bool]) -> list[_Hit]:
+    def _regex_hits(self, raw_lines: list[str], clean_lines: list[str], error_lines: list[bool],
+                    headers: list[int]) -> list[_Hit]:
         hits: list[_Hit] = []
         for index in self._candidates(raw_lines, clean_lines):
             record = self.records[index]
@@ -220,11 +286,15 @@ class Matcher:
                     if found is None:
                         continue
                     start, end = found.span()
-                    hit = _Hit(index, number, literals, (end - start) / max(1, len(line)), error_lines[number])
-                    if best is None or (hit.error_line and not best.error_line):
+                    header = headers[number]
+                    elaboration = header >= 0 and not any(
+                        regex.search(h) for h in (raw_lines[header], clean_lines[header]))
+                    hit = _Hit(index, number, literals, (end - start) / max(1, len(line)),
+                               error_lines[number], elaboration)
+                    if best is None or _better(hit, best):
                         best = hit
                     break
-                if best is not None and best.error_line:
+                if best is not None and best.error_line and not best.elaboration:
                     break
             if best is not None:
                 hits.append(best)
@@ -235,8 +305,13 @@ class Matcher:
         lines_hit = sorted({h.line for h in hits})
         order = {line: rank for rank, line in enumerate(lines_hit)}
         last_marker = max((n for n, line in enumerate(raw_lines) if _CHAIN_MARKER.search(line)), default=-1)
+        fallback = [self._is_fallback(hit) for hit in hits]
+        demoted = [f or hit.elaboration for f, hit in zip(fallback, hits)]
+        # Only real errors push fallbacks down: a wrapper beside another wrapper keeps its rank.
+        any_real = any(not d for d in demoted)
+        real_confident = any(not d and hit.literals >= CONFIDENT_LITERALS for d, hit in zip(demoted, hits))
         scored = []
-        for hit in hits:
+        for hit, down in zip(hits, demoted):
             specificity = min(1.0, hit.literals / 40)
             lateness = (order[hit.line] + 1) / len(lines_hit)
             score = (
@@ -246,8 +321,10 @@ class Matcher:
                 + 0.1 * lateness
                 + 0.05 * min(1.0, hit.coverage * 2)
                 - (CHAIN_SUPERSEDED if hit.line < last_marker else 0.0)
+                - (FALLBACK_PENALTY if down and any_real else 0.0)
             )
-            confident = hit.literals >= CONFIDENT_LITERALS
+            confident = (hit.literals >= CONFIDENT_LITERALS and not hit.elaboration
+                         and not (down and real_confident))
             scored.append((score, hit.literals, hit.line, hit, confident))
         scored.sort(key=lambda item: (item[0], item[1], item[2]), reverse=True)
         return [
@@ -256,6 +333,9 @@ class Matcher:
                   self._groups(hit, raw_lines, clean_lines))
             for score, _, _, hit, confident in scored[:limit]
         ]
+
+    def _is_fallback(self, hit: _Hit) -> bool:
+        return not FALLBACK_TAGS.isdisjoint(self.records[hit.record].tags)
 
     def _groups(self, hit: _Hit, raw_lines: list[str], clean_lines: list[str]) -> dict[str, str]:
         """The named groups the hit's regex captures on its line (only for returned hits:
@@ -299,6 +379,14 @@ class Matcher:
                              _shorten(raw_lines[number]), confident, number + 1))
         out.sort(key=lambda m: m.score, reverse=True)  # stable: ties keep fuzzy-score order
         return out[:limit]
+
+
+def _better(hit: _Hit, best: _Hit) -> bool:
+    """Whether ``hit`` (an earlier line) explains the text better than ``best``: a line of
+    its own error beats an elaboration of another's, then an error line beats any other."""
+    if hit.elaboration != best.elaboration:
+        return best.elaboration
+    return hit.error_line and not best.error_line
 
 
 def _set_options() -> re2.Options:

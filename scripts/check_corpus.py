@@ -19,7 +19,8 @@ sys.path.insert(0, str(ROOT))
 from errkb_tui.kb import Source, bundled_data_dir  # noqa: E402
 from errkb_tui.loader import load_kb  # noqa: E402
 from errkb_tui.match import Matcher  # noqa: E402
-from tests.corpus_cases import cases, negative_cases  # noqa: E402
+from errkb_tui.placeholders import group_names  # noqa: E402
+from tests.corpus_cases import CORPUS, cases, negative_cases  # noqa: E402
 
 MIN_CASES = 3
 
@@ -58,7 +59,13 @@ def problems_of(case, kb, matcher) -> list[str]:
     """What is wrong with one case (empty when it passes)."""
     found = matcher.match(case.text, limit=20)
     rank = rank_problem(case, found, kb)
-    return ([rank] if rank else []) + unlinked_confident(case, found, kb)
+    out = ([rank] if rank else []) + unlinked_confident(case, found, kb)
+    record = kb.get(case.record_id)
+    first = case.path.parent.parent == CORPUS
+    if not rank and first and record.regex and group_names(record.regex) and not found[0].groups:
+        out.append("the first case must show the values the regex's named groups capture "
+                   "(tests/unit/test_match_groups.py): its matched line captures none")
+    return out
 
 
 def main(argv: list[str]) -> int:

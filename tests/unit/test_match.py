@@ -14,6 +14,7 @@ from errkb_tui.match import (
     Match,
     Matcher,
     clean_text,
+    elaborated_lines,
     is_error_line,
     literal_length,
     strip_prefix,
@@ -390,3 +391,98 @@ def test_no_fuzzy_match_without_an_error_line(matcher: Matcher) -> None:
 ])
 def test_literal_length(pattern: str, expected: int) -> None:
     assert literal_length(pattern) == expected
+
+
+# -- wrappers, general records, elaboration lines ----------------------------------------------
+
+
+def tagged(record_id: str, regex: str, *tags: str) -> Record:
+    return make(record_id, regex).model_copy(update={"tags": list(tags)})
+
+
+NPM_RUN = """\
+> app@1.0.0 build
+> tsc -p .
+
+Error: Cannot find module 'typescript/bin/tsc'
+npm ERR! code 1
+npm ERR! path /home/dev/app
+npm ERR! command failed
+npm ERR! command sh -c tsc -p .
+"""
+
+
+@pytest.mark.parametrize("line", [
+    "npm ERR! code 1", "npm error code 1", "npm ERR! code ELIFECYCLE", "npm ERR! command failed",
+    "Error: Process completed with exit code 2.", "BUILD FAILED",
+    "FAILURE: Build failed with an exception.",
+    "error: could not compile `app` (bin \"app\") due to 2 previous errors",
+    "error Command failed with exit code 1.",
+    "The command '/bin/sh -c pip install -r requirements.txt' returned a non-zero code: 1",
+    'ERROR: failed to solve: process "/bin/sh -c npm ci" did not complete successfully: exit code: 1',
+    "error: subprocess-exited-with-error",
+])
+def test_wrapper_lines_are_not_error_lines(line: str) -> None:
+    assert not is_error_line(line)
+
+
+def test_the_real_error_above_a_wrapper_wins() -> None:
+    real = make("node/cannot-find-module", r"Error: Cannot find module '[^']+'")
+    wrapper = tagged("node/npm-command-failed", r"npm (?:ERR!|error) command failed", "wrapper")
+    matches = Matcher([wrapper, real]).match(NPM_RUN)
+    assert ids(matches) == ["node/cannot-find-module", "node/npm-command-failed"]
+    assert matches[0].confident and not matches[1].confident
+
+
+def test_a_wrapper_alone_is_matched_confidently() -> None:
+    wrapper = tagged("node/npm-command-failed", r"npm (?:ERR!|error) command failed", "wrapper")
+    text = "npm ERR! code 1\nnpm ERR! path /home/dev/app\nnpm ERR! command failed\n"
+    [match] = Matcher([wrapper]).match(text)
+    assert match.id == "node/npm-command-failed" and match.confident
+
+
+def test_without_a_record_for_the_real_error_the_wrapper_still_answers() -> None:
+    wrapper = tagged("node/npm-command-failed", r"npm (?:ERR!|error) command failed", "wrapper")
+    other = make("python/key-error", r"KeyError: 'user_id'")
+    [match] = Matcher([wrapper, other]).match(NPM_RUN)
+    assert match.id == "node/npm-command-failed" and match.confident
+
+
+def test_a_general_record_gives_way_to_the_tools_own() -> None:
+    general = tagged("linux/enospc", r"[Nn]o space left on device", "general")
+    docker = make("docker/no-space", r"/var/lib/docker\S*: no space left on device")
+    matcher = Matcher([general, docker])
+    text = "Error response from daemon: write /var/lib/docker/tmp/x: no space left on device"
+    assert [(m.id, m.confident) for m in matcher.match(text)] == [
+        ("docker/no-space", True), ("linux/enospc", False)]
+    [bare] = matcher.match("no space left on device")
+    assert bare.id == "linux/enospc" and bare.confident
+
+
+TSC_2345 = """\
+src/app.ts(12,7): error TS2345: Argument of type 'string | undefined' is not assignable to parameter of type 'string'.
+  Type 'undefined' is not assignable to type 'string'.
+"""
+
+
+def test_an_elaboration_line_does_not_make_its_neighbour_win() -> None:
+    ts2322 = make("typescript/ts2322", r"(?:TS2322: |^)Type '.+' is not assignable to type '")
+    ts2345 = make("typescript/ts2345", r"TS2345: Argument of type '.+' is not assignable to parameter of type")
+    assert [(m.id, m.confident) for m in Matcher([ts2322, ts2345]).match(TSC_2345)] == [
+        ("typescript/ts2345", True), ("typescript/ts2322", False)]
+    # With no record for TS2345, the elaboration line is still a lead, never a confident one.
+    [only] = Matcher([ts2322]).match(TSC_2345)
+    assert only.id == "typescript/ts2322" and not only.confident
+
+
+def test_a_coded_error_of_its_own_is_not_an_elaboration() -> None:
+    ts2322 = make("typescript/ts2322", r"(?:TS2322: |^)Type '.+' is not assignable to type '")
+    text = ("src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.\n"
+            "  Type 'string' is not assignable to type 'number'.\n")
+    [match] = Matcher([ts2322]).match(text)
+    assert match.confident and match.line_number == 1
+
+
+def test_elaborated_lines_follow_indentation_and_blank_lines() -> None:
+    lines = ["a.ts(1,1): error TS2345: x", "  Type 'a'", "    Type 'b'", "", "  later", "error TS2322: y", "ok"]
+    assert elaborated_lines(lines) == [-1, 0, 0, -1, -1, -1, -1]

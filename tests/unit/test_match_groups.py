@@ -75,6 +75,7 @@ import pytest  # noqa: E402
 from errkb_tui.kb import Source, bundled_data_dir  # noqa: E402
 from errkb_tui.loader import load_kb  # noqa: E402
 from errkb_tui.placeholders import fill, group_names, prompts, record_examples  # noqa: E402
+from tests.corpus_cases import read_case  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
@@ -109,7 +110,7 @@ def test_every_record_with_groups_gets_them_from_its_corpus(bundled) -> None:
     with_groups = [r for r in kb.records if r.regex and group_names(r.regex)]
     assert len(with_groups) >= 10
     for summary in with_groups:
-        text = (CORPUS / f"{summary.id}.txt").read_text(encoding="utf-8")
+        text = read_case(CORPUS / f"{summary.id}.txt", summary.id).text
         top = matcher.best(text)
         assert top.id == summary.id and top.groups, summary.id
         record = kb.get(summary.id)
