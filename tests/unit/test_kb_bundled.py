@@ -183,6 +183,7 @@ def test_bundled_kb_loads_cleanly_and_holds_only_listed_families(kb):
     assert kb.problems == []
     assert len(COVERAGE_R2_IDS) == len(set(COVERAGE_R2_IDS)) == 171
     assert set(COVERAGE_IDS) <= set(kb.by_id)
+    assert set(GENERAL_IDS) <= set(kb.by_id)
     assert sorted(set(kb.by_id) - set(COVERAGE_IDS) - set(COVERAGE_R2_IDS) - set(GENERAL_IDS)) == []
 
 
@@ -241,3 +242,11 @@ def test_corpus_case_matches_its_record_first(case, kb, matcher):
 @pytest.mark.parametrize("case", CASES, ids=corpus_ids)
 def test_no_unlinked_record_also_matches_confidently(case, kb, matcher):
     assert unlinked_confident(case, matcher.match(case.text, limit=20), kb) == []
+
+
+def test_general_records_are_fallbacks_that_link_to_the_specific_ones(kb):
+    for record_id in GENERAL_IDS:
+        record = kb.get(record_id)
+        assert "general" in record.tags, record_id
+        confused = [t for kind, t in record.transition_graph.edges() if kind == "frequently_confused_with"]
+        assert confused and all(kb.get(t) is not None for t in confused), record_id
