@@ -6,9 +6,10 @@ Levels: ``warning`` for things a KB author must fix (``validate --strict`` fails
 Trust tiers (meanings in :data:`errkb_tui.trust.TIER_MEANINGS`): a record claiming a
 checked tier (``source_checked`` and above) must cite a source for every dead end and
 workaround. Across the KB, when more than :data:`SHARED_CONFIRMED_MAX` records of a
-checked tier share one ``last_confirmed`` date, the dates look stamped rather than
-confirmed one by one (a warning); when that many records of any tier share one, it is
-noted (info), since for ``ai_generated`` records the date only says when they were written.
+checked tier share one ``last_confirmed`` date and one ``checked_by`` (or none), the dates
+look stamped rather than confirmed one by one: no one reviewer checks that many in a day (a
+warning); when that many records of any tier share one, it is noted (info), since for
+``ai_generated`` records the date only says when they were written.
 """
 
 from __future__ import annotations
@@ -304,7 +305,8 @@ def lint_kb(kb: KB, today: datetime.date | None = None) -> list[Problem]:
         if example is not None:
             problems.append(example)
         if record.last_confirmed is not None:
-            dates.setdefault(record.last_confirmed, []).append((record.verification_tier, origin.file))
+            key = (record.last_confirmed, record.checked_by or "")
+            dates.setdefault(key, []).append((record.verification_tier, origin.file))
     team = TeamOutcomes.from_sources(source for source in kb.sources if source.report)
     return problems + shared_dates(dates) + team.problems
 
@@ -379,26 +381,31 @@ def example_problem(record: Record, origin: Origin) -> Problem | None:
                    line=origin.line, index=origin.index, record_id=record.id, field="regex")
 
 
-def shared_dates(dates: dict[datetime.date, list[tuple[str, str]]],
+def shared_dates(dates: dict[tuple[datetime.date, str], list[tuple[str, str]]],
                  limit: int = SHARED_CONFIRMED_MAX) -> list[Problem]:
-    """KB-level problems for ``last_confirmed`` dates shared by more than ``limit`` records.
+    """KB-level problems for ``last_confirmed`` dates shared by more than ``limit`` records
+    of one checker.
 
-    ``dates`` maps each date to the ``(tier, file)`` of the records confirmed on it.
+    ``dates`` maps each ``(date, checked_by)`` (``""`` when the records do not say) to the
+    ``(tier, file)`` of the records confirmed on it. Records that name different checkers
+    were checked by different people, so each one's day is counted on its own.
     """
     problems = []
-    for date, entries in sorted(dates.items()):
+    for (date, checker), entries in sorted(dates.items()):
         if len(entries) <= limit:
             continue
         checked = sum(1 for tier, _ in entries if tier in CHECKED_TIERS)
         where = _common_folder([file for _, file in entries])
+        by = f" and checked_by {checker!r}" if checker else ""
         if checked > limit:
             problems.append(Problem(
-                "warning", where, f"{checked} records of a checked tier share last_confirmed {date}; "
-                f"more than {limit} confirmed in one day looks stamped, not checked: give each "
-                "record the date its sources were last checked", field="last_confirmed"))
+                "warning", where, f"{checked} records of a checked tier share last_confirmed {date}{by}; "
+                f"more than {limit} confirmed in one day by one checker looks stamped, not checked: "
+                "give each record the date its sources were last checked (and checked_by, who "
+                "checked it)", field="last_confirmed"))
         else:
             problems.append(Problem(
-                "info", where, f"{len(entries)} records share last_confirmed {date}; "
+                "info", where, f"{len(entries)} records share last_confirmed {date}{by}; "
                 f"{len(entries) - checked} of them are not of a checked tier, so for them the date "
                 "says only when they were written", field="last_confirmed"))
     return problems

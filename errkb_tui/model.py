@@ -214,6 +214,9 @@ class Record(_Part):
     first_seen: datetime.date | None = None
     last_confirmed: datetime.date | None = None
     last_updated: datetime.date | None = None
+    #: Who confirmed the record on ``last_confirmed`` (a name or handle); lets the lint tell
+    #: one reviewer's day of work from a date stamped on the whole KB.
+    checked_by: str | None = None
     evidence_count: Annotated[int, Field(ge=0)] = 0
     tags: list[str] = Field(default_factory=list)
     locale: str = "en"
@@ -279,8 +282,12 @@ class Record(_Part):
                              self.root_cause, self.fix_success_rate, code_words(self))
 
     def to_json_dict(self) -> dict[str, Any]:
-        """The record as JSON data, in the seed's key order."""
-        return self.model_dump(mode="json")
+        """The record as JSON data, in the seed's key order (``checked_by`` only when set:
+        the seed has no such key)."""
+        data = self.model_dump(mode="json")
+        if data.get("checked_by") is None:
+            data.pop("checked_by", None)
+        return data
 
 
 class RecordSummary:

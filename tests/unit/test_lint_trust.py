@@ -56,6 +56,19 @@ def test_many_checked_records_on_one_date_are_a_warning() -> None:
     assert shared_date_problems(many[:-1]) == []
 
 
+def test_a_days_checks_are_counted_per_checker() -> None:
+    half = SHARED_CONFIRMED_MAX // 2 + 1
+    ann = [sourced(f"acme/a{i}", verification_tier="source_checked", last_confirmed="2026-11-29",
+                   checked_by="ann") for i in range(half)]
+    bo = [sourced(f"acme/b{i}", verification_tier="source_checked", last_confirmed="2026-11-29",
+                  checked_by="bo") for i in range(half)]
+    assert len(ann + bo) > SHARED_CONFIRMED_MAX and shared_date_problems(ann + bo) == []
+    many = [sourced(f"acme/c{i}", verification_tier="source_checked", last_confirmed="2026-11-29",
+                    checked_by="ann") for i in range(SHARED_CONFIRMED_MAX + 1)]
+    [(severity, message)] = shared_date_problems(many)
+    assert severity == "warning" and "checked_by 'ann'" in message
+
+
 def test_unchecked_records_sharing_a_date_are_only_noted() -> None:
     records = [sourced(f"acme/r{i}", verification_tier="ai_generated", last_confirmed="2026-11-29")
                for i in range(SHARED_CONFIRMED_MAX + 1)]
