@@ -441,49 +441,103 @@ def _usable(regex: str, line: str) -> bool:
 _DOMAINS: list[tuple[str, re.Pattern[str]]] = [
     ("rust", re.compile(r"^error\[E\d{4}\]|\bcargo (?:build|run|test)\b|^\s*--> [\w/.-]+\.rs:\d+|"
                         r"thread '[^']*' panicked at", re.M)),
+    ("javascript", re.compile(r"is not valid JSON|Unexpected token '<'|\bUncaught (?:TypeError|ReferenceError|"
+                              r"SyntaxError)\b|Cannot read propert(?:y|ies) of (?:undefined|null)")),
     ("typescript", re.compile(r"\berror TS\d+:|\btsc\b|\bTSError\b|\bts-node\b|Unable to compile TypeScript")),
     ("terraform", re.compile(r"\bterraform\b|^│ Error:|registry\.terraform\.io", re.M)),
+    ("gha", re.compile(r"Process completed with exit code|^##\[error\]|\bGITHUB_[A-Z_]+\b|\buses: [\w-]+/[\w-]+@",
+                       re.M)),
+    ("helm", re.compile(r"\bhelm\b|Error: (?:INSTALLATION|UPGRADE) FAILED")),
     ("kubernetes", re.compile(r"\bkubectl\b|Error from server \(|\bCrashLoopBackOff\b|\bImagePullBackOff\b|"
-                              r"\bkubelet\b")),
+                              r"\bkubelet\b|no matches for kind|\bFailedScheduling\b|default-scheduler|"
+                              r"untolerated taint")),
     ("docker", re.compile(r"\bdocker\b|Dockerfile|Error response from daemon|failed to solve:|\bBuildKit\b", re.I)),
-    ("aws", re.compile(r"\baws (?:s3|sts|ec2|iam|lambda|ecr|eks|configure)\b|"
+    ("aws", re.compile(r"\baws (?:s3|sts|ec2|iam|lambda|ecr|eks|configure)\b|InvalidClientTokenId|"
                        r"An error occurred \(\w+\) when calling|arn:aws:")),
-    ("react", re.compile(r"\bHydration failed\b|\breact-dom\b|Minified React error|Invalid hook call|\bNext\.js\b")),
-    ("node", re.compile(r"npm ERR!|npm error|node:internal|JavaScript heap|"
+    ("nextjs", re.compile(r"\bnext (?:build|dev|start)\b|\bNext\.js\b|\.next/|\bnext/\w+|getServerSideProps|"
+                          r"Error occurred prerendering page")),
+    ("react", re.compile(r"\bHydration failed\b|\breact-dom\b|Minified React error|Invalid hook call|"
+                         r"\bReact\b|\bJSX\b|Element type is invalid|Maximum update depth exceeded|"
+                         r"Too many re-renders")),
+    ("vite", re.compile(r"\bvite\b|\[vite\]|\[plugin:vite", re.I)),
+    ("webpack", re.compile(r"\bwebpack\b|Module not found: (?:Error: )?Can't resolve|\bModule build failed\b")),
+    ("tailwind", re.compile(r"\btailwind(?:css)?\b", re.I)),
+    ("eslint", re.compile(r"\beslint\b|\bESLint\b")),
+    ("jest", re.compile(r"\bjest\b|\bJest\b")),
+    ("gradle", re.compile(r"\bgradle\b|\bGradle\b|FAILURE: Build failed with an exception")),
+    ("maven", re.compile(r"\[ERROR\] Failed to execute goal|\bmvn\b|\bmaven\b|\bBUILD FAILURE\b", re.I)),
+    ("spring", re.compile(r"\bspringframework\b|Spring Boot|APPLICATION FAILED TO START|\bSpringApplication\b")),
+    ("mongodb", re.compile(r"\bMongo\w*Error\b|\bmongo(?:d|ose|sh)?\b|:27017\b", re.I)),
+    ("conda", re.compile(r"\bconda\b|\bCondaError\b|\bPackagesNotFoundError\b")),
+    ("poetry", re.compile(r"\bpoetry\b|poetry\.lock", re.I)),
+    ("uv", re.compile(r"\buv (?:pip|sync|lock|add|run|venv)\b|No solution found when resolving dependencies|"
+                      r"we can conclude that your requirements are unsatisfiable")),
+    ("gcp", re.compile(r"\bgcloud\b|googleapis\.com|\bGoogle Cloud\b|\bgoogle\.auth\b")),
+    ("azure", re.compile(r"\baz (?:login|account|webapp|aks|group|storage)\b|\bAzure\b|\bAADSTS\d+")),
+    ("windows", re.compile(r"is not recognized as an internal or external command|is not recognized as the name of a "
+                           r"cmdlet|cannot be loaded because running scripts|\bPowerShell\b")),
+    ("composer", re.compile(r"\bcomposer(?:\.json|\.lock)?\b")),
+    ("php", re.compile(r"\bPHP (?:Fatal|Warning|Parse|Notice)|\.php\b|\bphp\b")),
+    ("ruby", re.compile(r"\bGem::|\bgem install\b|\bbundle (?:install|exec)\b|\bBundler\b|\.rb:\d+|\bruby\b")),
+    ("cmake", re.compile(r"\bCMake\b|CMakeLists\.txt|\bcmake\b")),
+    ("cpp", re.compile(r"\bundefined reference to\b|\bcollect2\b|\bld: |\.(?:cpp|cc|cxx|hpp|hh|c|h):\d+:\d+: "
+                       r"(?:fatal )?error:|\b(?:g\+\+|clang\+\+)\b")),
+    ("node", re.compile(r"npm ERR!|npm error|node:internal|JavaScript heap|\bERESOLVE\b|Lifecycle script|ELIFECYCLE|"
                         r"^\s+at .*\.[cm]?js:\d+:\d+\)?$|Cannot find module|\bNode\.js v\d+|\bat Module\._|"
                         r"\bnode_modules/|Require stack:|\bnode v?\d+|ERR_[A-Z_]+\b", re.M)),
     ("go", re.compile(r"^panic: |^goroutine \d+ \[|\bgo: |\.go:\d+|^fatal error: all goroutines", re.M)),
-    ("java", re.compile(r"\bjava\.\w+\.|Exception in thread \"|^\s+at [\w.$]+\([\w$]+\.java:\d+\)|\bmvn\b|"
-                        r"\bgradle\b", re.M)),
+    ("java", re.compile(r"\bjava\.\w+\.|Exception in thread \"|^\s+at [\w.$]+\([\w$]+\.java:\d+\)|\bJAVA_HOME\b|"
+                        r"\bjava\b", re.M)),
     ("redis", re.compile(r"^\(error\) |\bredis-cli\b|\bMISCONF\b|\bWRONGTYPE\b", re.M)),
     ("mysql", re.compile(r"^ERROR \d{4} \(\w{5}\)|\bmysql\b|\bMariaDB\b", re.M)),
-    ("postgres", re.compile(r"\bpsql\b|\bpsycopg2?\b|\bpostgres(?:ql)?\b|\bpg_\w+|asyncpg", re.I)),
+    ("postgres", re.compile(r"\bpsql\b|\bpsycopg2?\b|\bpostgres(?:ql)?\b|\bpg_\w+|asyncpg|role \"[^\"]+\" does not exist",
+                            re.I)),
     ("sqlite", re.compile(r"\bsqlite3?\b", re.I)),
     ("pip", re.compile(r"\bpip3? (?:install|download)\b|externally-managed-environment|"
                        r"pip's dependency resolver|No matching distribution found|"
-                       r"Could not build wheels|\bpip\._internal")),
+                       r"Could not build wheels|\bpip\._internal|requires a different Python|"
+                       r"subprocess-exited-with-error|pg_config executable not found")),
     ("git", re.compile(r"^fatal: |^error: (?:failed to push|pathspec|Your local changes)|\bgit (?:push|pull|"
                        r"clone|fetch|checkout|merge|rebase|commit|describe)\b", re.M)),
 ]
 #: Python packages (in paths or module names) whose errors have a domain of their own.
 _PY_PACKAGES = [("pytorch", "torch"), ("tensorflow", "tensorflow"), ("jax", "jax"), ("transformers", "transformers"),
                 ("sklearn", "sklearn"), ("pandas", "pandas"), ("numpy", "numpy"), ("aws", "botocore"),
-                ("aws", "boto3")]
+                ("aws", "boto3"), ("datasets", "datasets"), ("bitsandbytes", "bitsandbytes"), ("vllm", "vllm"),
+                ("onnx", "onnxruntime")]
+# Web frameworks, test runners and plotting sit in most tracebacks of their users' own bugs,
+# so they name the domain only by the words of the error line (below), never by a path.
 #: Words of an error line that name the Python library it comes from.
 _PY_LINE_WORDS = [
-    ("pytorch", re.compile(r"\btorch\b|\bTensor\b|\bnccl\b|\bNCCL\b|\blocal_rank\b")),
+    ("pytorch", re.compile(r"\btorch\b|\bTensor\b|\bnccl\b|\bNCCL\b|\blocal_rank\b|view size is not compatible|"
+                           r"The size of tensor a")),
     ("tensorflow", re.compile(r"\btensorflow\b|\btf\.")),
     ("jax", re.compile(r"\bjaxlib\b|\bjax\b")),
-    ("transformers", re.compile(r"\btransformers\b|\bAutoModel|\bAutoTokenizer\b")),
+    ("transformers", re.compile(r"\btransformers\b|\bAutoModel|\bAutoTokenizer\b|gated repo|trust_remote_code")),
     ("sklearn", re.compile(r"\bsklearn\b|\bscikit-learn\b")),
     ("pandas", re.compile(r"\bpandas\b|\bDataFrame\b|SettingWithCopy")),
-    ("numpy", re.compile(r"\bnumpy\b|\bndarray\b|truth value of an array")),
+    ("numpy", re.compile(r"\bnumpy\b|\bndarray\b|truth value of an array|setting an array element with a sequence|"
+                         r"could not be broadcast|_ArrayMemoryError|for an array with shape")),
     ("aws", re.compile(r"\bbotocore\b|\bboto3\b")),
+    ("django", re.compile(r"\bdjango\b|DJANGO_SETTINGS_MODULE|ALLOWED_HOSTS|CSRF verification|Origin checking failed")),
+    ("flask", re.compile(r"\bflask\b|outside of application context", re.I)),
+    ("fastapi", re.compile(r"\bfastapi\b|\b422 Unprocessable Entity\b", re.I)),
+    ("pydantic", re.compile(r"\bpydantic(?:_core)?\b|validation errors? for \w+")),
+    ("sqlalchemy", re.compile(r"\bsqlalchemy\b", re.I)),
+    ("pytest", re.compile(r"\bfixture '[^']+' not found|\bpytest\b")),
+    ("jupyter", re.compile(r"\b[Kk]ernel (?:appears to have died|crashed|died)\b|\bjupyter\b", re.I)),
+    ("datasets", re.compile(r"\bdatasets\.\w+|load_dataset")),
+    ("bitsandbytes", re.compile(r"\bbitsandbytes\b", re.I)),
+    ("vllm", re.compile(r"\bvllm\b|\bKV cache\b", re.I)),
+    ("onnx", re.compile(r"\bonnxruntime\b|\bONNX(?:Runtime)?\b|\bonnx\b")),
+    ("matplotlib", re.compile(r"\bmatplotlib\b", re.I)),
+    ("opencv", re.compile(r"\bOpenCV\b|\bcv2\.error\b|libGL\.so")),
 ]
 #: Evidence of Python itself (not just an ``XError:`` line, which JavaScript prints too).
 _PYTHON = re.compile(r"Traceback \(most recent call last\)|^\s*File \"[^\"]+\", line \d+|"
                      r"\bpython\d?(?:\.\d+)?\b|\.py\b|site-packages|\bpip3? ", re.M)
-_LINUX = re.compile(r"\bcommand not found\b|\bssh\b|\bnc: |Connection refused|Permission denied|"
+_LINUX = re.compile(r"\bcommand not found\b|\bssh\b|\bnc: |Connection refused|Permission denied|\bEACCES\b|"
+                    r"No space left on device|Temporary failure (?:in name resolution|resolving)|\bcurl: \(\d+\)|"
                     r"No such file or directory|\bsudo\b|\bapt(?:-get)?\b|Segmentation fault|\bsystemctl\b")
 #: An error line that is the shell's or the system's own.
 _LINUX_LINE = re.compile(r"^(?:ba|z|fi)?sh: .*command not found|^sudo: |^E: |Segmentation fault|^ssh: |^nc: ")
@@ -506,6 +560,10 @@ def guess_domain(text: str, line: str = "") -> str:
             return domain
     if _LINUX_LINE.search(line):
         return "linux"
+    if not python and not _PYTHON.search(text):
+        for domain, words in _PY_LINE_WORDS:
+            if words.search(line):
+                return domain  # a library's own words on a line pasted without its traceback
     if python or _PYTHON.search(text):
         for domain, words in _PY_LINE_WORDS:
             if words.search(line):
