@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 from errkb_tui.kb import Source, bundled_data_dir  # noqa: E402
 from errkb_tui.loader import load_kb  # noqa: E402
 from errkb_tui.match import Matcher  # noqa: E402
-from errkb_tui.placeholders import group_names  # noqa: E402
+from errkb_tui.placeholders import fill, group_names  # noqa: E402
 from tests.corpus_cases import CORPUS, cases, negative_cases  # noqa: E402
 
 MIN_CASES = 3
@@ -62,9 +62,14 @@ def problems_of(case, kb, matcher) -> list[str]:
     out = ([rank] if rank else []) + unlinked_confident(case, found, kb)
     record = kb.get(case.record_id)
     first = case.path.parent.parent == CORPUS
-    if not rank and first and record.regex and group_names(record.regex) and not found[0].groups:
-        out.append("the first case must show the values the regex's named groups capture "
-                   "(tests/unit/test_match_groups.py): its matched line captures none")
+    if not rank and first and record.regex and group_names(record.regex):
+        groups = found[0].groups
+        if not groups:
+            out.append("the first case must show the values the regex's named groups capture "
+                       "(tests/unit/test_match_groups.py): its matched line captures none")
+        elif not any(fill(w.how, groups).spans for w in record.workarounds):
+            out.append(f"the regex captures {sorted(groups)} but no workaround's 'how' uses them as "
+                       "{=name} (tests/unit/test_match_groups.py)")
     return out
 
 
