@@ -9,7 +9,7 @@
    (``XError:``, ``error:``, ``fatal:``, ``panic:``, ``Caused by:``...) beats any other line;
    a later error line (the final exception of a chain) beats an earlier one.
    Three kinds of hit rank below the rest and are never confident beside a confident one:
-   - a hit on an elaboration line: an indented line under an error line with a code
+   - a hit on an elaboration line: an indented line after an error line with a code
      (``error TS2345:``, ``error[E0308]:``) that the record's regex does not match itself,
      so ``Type 'X' is not assignable to type 'Y'`` under TS2345 is not a TS2322 error;
    - a hit of a fallback record (tagged ``wrapper`` or ``general``): a wrapper record
@@ -176,20 +176,27 @@ def is_wrapper_line(line: str) -> bool:
 
 
 def elaborated_lines(lines: list[str]) -> list[int]:
-    """For each line, the index of the coded error line it is indented under, or -1.
+    """For each line, the index of the coded error line it elaborates, or -1.
 
-    ``lines`` are as printed (indentation kept). A blank or unindented line ends a block.
+    ``lines`` are as printed (indentation kept). A coded error line (``error TS2345:``,
+    ``error[E0308]:``, ts-loader's indented ``TS2345:``) starts a block; the indented lines
+    after it belong to it, whatever their depth (ts-loader indents the coded line more than
+    its elaboration). A blank or unindented line ends the block.
     """
     out, header = [], -1
     for number, line in enumerate(lines):
         body = line.lstrip()
         if not body:
             header = -1
-        elif body is line or len(line) == len(body):
-            header = number if _CODED_ERROR.search(body) else -1
             out.append(-1)
-            continue
-        out.append(header)
+        elif _CODED_ERROR.search(body):
+            header = number
+            out.append(-1)
+        elif len(body) == len(line):  # unindented: a new block, or none
+            header = -1
+            out.append(-1)
+        else:
+            out.append(header)
     return out
 
 

@@ -486,3 +486,6 @@ def test_a_coded_error_of_its_own_is_not_an_elaboration() -> None:
 def test_elaborated_lines_follow_indentation_and_blank_lines() -> None:
     lines = ["a.ts(1,1): error TS2345: x", "  Type 'a'", "    Type 'b'", "", "  later", "error TS2322: y", "ok"]
     assert elaborated_lines(lines) == [-1, 0, 0, -1, -1, -1, -1]
+    # ts-loader indents the coded line more than the elaboration under it
+    ts_loader = ["[tsl] ERROR in x.ts(771,5)", "      TS2345: Argument of type 'null'", "  Type 'null' is not", "done"]
+    assert elaborated_lines(ts_loader) == [-1, -1, 1, -1]
