@@ -439,33 +439,38 @@ def _usable(regex: str, line: str) -> bool:
 
 #: ``(domain, evidence)``: the first whose pattern is found in the text names the domain.
 _DOMAINS: list[tuple[str, re.Pattern[str]]] = [
-    ("rust", re.compile(r"^error\[E\d{4}\]|\bcargo (?:build|run|test)\b|^\s*--> [\w/.-]+\.rs:\d+|"
+    ("rust", re.compile(r"^error\[E\d{4}\]|linker `cc` not found|\bcargo (?:build|run|test)\b|^\s*--> [\w/.-]+\.rs:\d+|"
                         r"thread '[^']*' panicked at", re.M)),
-    ("javascript", re.compile(r"is not valid JSON|Unexpected token '<'|\bUncaught (?:TypeError|ReferenceError|"
-                              r"SyntaxError)\b|Cannot read propert(?:y|ies) of (?:undefined|null)")),
     ("typescript", re.compile(r"\berror TS\d+:|\btsc\b|\bTSError\b|\bts-node\b|Unable to compile TypeScript")),
     ("terraform", re.compile(r"\bterraform\b|^│ Error:|registry\.terraform\.io", re.M)),
-    ("gha", re.compile(r"Process completed with exit code|^##\[error\]|\bGITHUB_[A-Z_]+\b|\buses: [\w-]+/[\w-]+@",
+    ("gha", re.compile(r"Process completed with exit code|Resource not accessible by integration|^##\[error\]|\bGITHUB_[A-Z_]+\b|\buses: [\w-]+/[\w-]+@",
                        re.M)),
     ("helm", re.compile(r"\bhelm\b|Error: (?:INSTALLATION|UPGRADE) FAILED")),
     ("kubernetes", re.compile(r"\bkubectl\b|Error from server \(|\bCrashLoopBackOff\b|\bImagePullBackOff\b|"
                               r"\bkubelet\b|no matches for kind|\bFailedScheduling\b|default-scheduler|"
                               r"untolerated taint")),
-    ("docker", re.compile(r"\bdocker\b|Dockerfile|Error response from daemon|failed to solve:|\bBuildKit\b", re.I)),
+    ("docker", re.compile(r"\bdocker\b|Dockerfile|Error response from daemon|failed to solve:|\bBuildKit\b|"
+                          r"no matching manifest for", re.I)),
     ("aws", re.compile(r"\baws (?:s3|sts|ec2|iam|lambda|ecr|eks|configure)\b|InvalidClientTokenId|"
                        r"An error occurred \(\w+\) when calling|arn:aws:")),
     ("nextjs", re.compile(r"\bnext (?:build|dev|start)\b|\bNext\.js\b|\.next/|\bnext/\w+|getServerSideProps|"
                           r"Error occurred prerendering page")),
     ("react", re.compile(r"\bHydration failed\b|\breact-dom\b|Minified React error|Invalid hook call|"
                          r"\bReact\b|\bJSX\b|Element type is invalid|Maximum update depth exceeded|"
-                         r"Too many re-renders")),
+                         r"Too many re-renders|unique \"key\" prop|\(reading 'use[A-Z]\w*'\)")),
+    ("javascript", re.compile(r"is not valid JSON|Unexpected token '<'|\bUncaught (?:TypeError|ReferenceError|"
+                              r"SyntaxError)\b|Cannot read propert(?:y|ies) of (?:undefined|null)|"
+                              r"blocked by CORS policy|Access-Control-Allow-Origin")),
     ("vite", re.compile(r"\bvite\b|\[vite\]|\[plugin:vite", re.I)),
     ("webpack", re.compile(r"\bwebpack\b|Module not found: (?:Error: )?Can't resolve|\bModule build failed\b")),
     ("tailwind", re.compile(r"\btailwind(?:css)?\b", re.I)),
     ("eslint", re.compile(r"\beslint\b|\bESLint\b")),
     ("jest", re.compile(r"\bjest\b|\bJest\b")),
-    ("gradle", re.compile(r"\bgradle\b|\bGradle\b|FAILURE: Build failed with an exception")),
+    ("gradle", re.compile(r"\bgradle\b|\bGradle\b|FAILURE: Build failed with an exception|"
+                          r"Unsupported class file major version")),
     ("maven", re.compile(r"\[ERROR\] Failed to execute goal|\bmvn\b|\bmaven\b|\bBUILD FAILURE\b", re.I)),
+    ("java", re.compile(r"\bjava\.\w+\.|Exception in thread \"|^\s+at [\w.$]+\([\w$]+\.java:\d+\)|\bJAVA_HOME\b|"
+                        r"\bjava\b", re.M)),
     ("spring", re.compile(r"\bspringframework\b|Spring Boot|APPLICATION FAILED TO START|\bSpringApplication\b")),
     ("mongodb", re.compile(r"\bMongo\w*Error\b|\bmongo(?:d|ose|sh)?\b|:27017\b", re.I)),
     ("conda", re.compile(r"\bconda\b|\bCondaError\b|\bPackagesNotFoundError\b")),
@@ -483,20 +488,21 @@ _DOMAINS: list[tuple[str, re.Pattern[str]]] = [
     ("cpp", re.compile(r"\bundefined reference to\b|\bcollect2\b|\bld: |\.(?:cpp|cc|cxx|hpp|hh|c|h):\d+:\d+: "
                        r"(?:fatal )?error:|\b(?:g\+\+|clang\+\+)\b")),
     ("node", re.compile(r"npm ERR!|npm error|node:internal|JavaScript heap|\bERESOLVE\b|Lifecycle script|ELIFECYCLE|"
+                        r"\bEBADENGINE\b|Unsupported engine|digital envelope routines|\bERR_OSSL|ES module scope|"
+                        r"\bconnect ECONNREFUSED\b|"
                         r"^\s+at .*\.[cm]?js:\d+:\d+\)?$|Cannot find module|\bNode\.js v\d+|\bat Module\._|"
                         r"\bnode_modules/|Require stack:|\bnode v?\d+|ERR_[A-Z_]+\b", re.M)),
-    ("go", re.compile(r"^panic: |^goroutine \d+ \[|\bgo: |\.go:\d+|^fatal error: all goroutines", re.M)),
-    ("java", re.compile(r"\bjava\.\w+\.|Exception in thread \"|^\s+at [\w.$]+\([\w$]+\.java:\d+\)|\bJAVA_HOME\b|"
-                        r"\bjava\b", re.M)),
-    ("redis", re.compile(r"^\(error\) |\bredis-cli\b|\bMISCONF\b|\bWRONGTYPE\b", re.M)),
+    ("go", re.compile(r"^panic: |^goroutine \d+ \[|\bgo: |\.go:\d+|\bgo\.sum\b|^fatal error: all goroutines", re.M)),
+    ("redis", re.compile(r"^\(error\) |\bredis-cli\b|\bMISCONF\b|\bWRONGTYPE\b|:6379\b|\bredis\.exceptions\b", re.M)),
     ("mysql", re.compile(r"^ERROR \d{4} \(\w{5}\)|\bmysql\b|\bMariaDB\b", re.M)),
-    ("postgres", re.compile(r"\bpsql\b|\bpsycopg2?\b|\bpostgres(?:ql)?\b|\bpg_\w+|asyncpg|role \"[^\"]+\" does not exist",
-                            re.I)),
-    ("sqlite", re.compile(r"\bsqlite3?\b", re.I)),
     ("pip", re.compile(r"\bpip3? (?:install|download)\b|externally-managed-environment|"
                        r"pip's dependency resolver|No matching distribution found|"
                        r"Could not build wheels|\bpip\._internal|requires a different Python|"
                        r"subprocess-exited-with-error|pg_config executable not found")),
+    ("postgres", re.compile(r"\bpsql\b|\bpsycopg2?\b|\bpostgres(?:ql)?\b|\bpg_\w+|asyncpg|role \"[^\"]+\" does not exist|"
+                            r"violates unique constraint|relation \"[^\"]+\" does not exist",
+                            re.I)),
+    ("sqlite", re.compile(r"\bsqlite3?\b", re.I)),
     ("git", re.compile(r"^fatal: |^error: (?:failed to push|pathspec|Your local changes)|\bgit (?:push|pull|"
                        r"clone|fetch|checkout|merge|rebase|commit|describe)\b", re.M)),
 ]
@@ -509,21 +515,23 @@ _PY_PACKAGES = [("pytorch", "torch"), ("tensorflow", "tensorflow"), ("jax", "jax
 # so they name the domain only by the words of the error line (below), never by a path.
 #: Words of an error line that name the Python library it comes from.
 _PY_LINE_WORDS = [
-    ("pytorch", re.compile(r"\btorch\b|\bTensor\b|\bnccl\b|\bNCCL\b|\blocal_rank\b|view size is not compatible|"
-                           r"The size of tensor a")),
-    ("tensorflow", re.compile(r"\btensorflow\b|\btf\.")),
+    ("pytorch", re.compile(r"\b[Tt]orch\b|re-initialize CUDA in forked|no kernel image is available|\bTensor\b|\bnccl\b|\bNCCL\b|\blocal_rank\b|view size is not compatible|"
+                           r"The size of tensor a|device-side assert|illegal memory access|\bc10::")),
+    ("tensorflow", re.compile(r"\btensorflow\b|\btf\.|\bkeras\b|Failed to convert a NumPy array to a Tensor|"
+                              r"Input \d+ of layer")),
     ("jax", re.compile(r"\bjaxlib\b|\bjax\b")),
-    ("transformers", re.compile(r"\btransformers\b|\bAutoModel|\bAutoTokenizer\b|gated repo|trust_remote_code")),
+    ("transformers", re.compile(r"\btransformers\b|\bAutoModel|\bAutoTokenizer\b|gated repo|trust_remote_code|"
+                                r"attention mask|TOKENIZERS_PARALLELISM|newly initialized|requires `accelerate`")),
     ("sklearn", re.compile(r"\bsklearn\b|\bscikit-learn\b")),
     ("pandas", re.compile(r"\bpandas\b|\bDataFrame\b|SettingWithCopy")),
-    ("numpy", re.compile(r"\bnumpy\b|\bndarray\b|truth value of an array|setting an array element with a sequence|"
+    ("numpy", re.compile(r"\bnumpy\b|compiled using NumPy 1\.x|_ARRAY_API|\bndarray\b|truth value of an array|setting an array element with a sequence|"
                          r"could not be broadcast|_ArrayMemoryError|for an array with shape")),
     ("aws", re.compile(r"\bbotocore\b|\bboto3\b")),
     ("django", re.compile(r"\bdjango\b|DJANGO_SETTINGS_MODULE|ALLOWED_HOSTS|CSRF verification|Origin checking failed")),
     ("flask", re.compile(r"\bflask\b|outside of application context", re.I)),
     ("fastapi", re.compile(r"\bfastapi\b|\b422 Unprocessable Entity\b", re.I)),
     ("pydantic", re.compile(r"\bpydantic(?:_core)?\b|validation errors? for \w+")),
-    ("sqlalchemy", re.compile(r"\bsqlalchemy\b", re.I)),
+    ("sqlalchemy", re.compile(r"\bsqlalchemy\b|Not an executable object", re.I)),
     ("pytest", re.compile(r"\bfixture '[^']+' not found|\bpytest\b")),
     ("jupyter", re.compile(r"\b[Kk]ernel (?:appears to have died|crashed|died)\b|\bjupyter\b", re.I)),
     ("datasets", re.compile(r"\bdatasets\.\w+|load_dataset")),
@@ -536,12 +544,12 @@ _PY_LINE_WORDS = [
 #: Evidence of Python itself (not just an ``XError:`` line, which JavaScript prints too).
 _PYTHON = re.compile(r"Traceback \(most recent call last\)|^\s*File \"[^\"]+\", line \d+|"
                      r"\bpython\d?(?:\.\d+)?\b|\.py\b|site-packages|\bpip3? ", re.M)
-_LINUX = re.compile(r"\bcommand not found\b|\bssh\b|\bnc: |Connection refused|Permission denied|\bEACCES\b|"
+_LINUX = re.compile(r"\bcommand not found\b|GLIBC(?:XX)?_[\d.]+' not found|\bNO_PUBKEY\b|\bssh\b|\bnc: |Connection refused|Permission denied|\bEACCES\b|"
                     r"No space left on device|Temporary failure (?:in name resolution|resolving)|\bcurl: \(\d+\)|"
                     r"No such file or directory|\bsudo\b|\bapt(?:-get)?\b|Segmentation fault|\bsystemctl\b")
 #: An error line that is the shell's or the system's own.
 _LINUX_LINE = re.compile(r"^(?:ba|z|fi)?sh: .*command not found|^sudo: |^E: |Segmentation fault|^ssh: |^nc: ")
-_CUDA = re.compile(r"\bCUDA\b|\bcuDNN\b|\bCUBLAS\b|\bnvidia-smi\b|\bNVIDIA\b")
+_CUDA = re.compile(r"\bCUDA\b|\bcuDNN\b|\bCUBLAS\b|\bnvidia-smi\b|\bNVIDIA\b|\blibcudart\b|\bCUDA_HOME\b")
 
 
 def guess_domain(text: str, line: str = "") -> str:
@@ -568,6 +576,8 @@ def guess_domain(text: str, line: str = "") -> str:
         for domain, words in _PY_LINE_WORDS:
             if words.search(line):
                 return domain
+        if _CUDA.search(line) and not _PY_LINE_WORDS[0][1].search(line):
+            return "cuda"  # the CUDA runtime's words, raised through torch or tensorflow
         for domain, package in _PY_PACKAGES:
             if re.search(rf"(?:site-packages|dist-packages)[/\\]{package}[/\\]|\b{package}\.\w+(?:Error|"
                          rf"Exception)\b|^\s*import {package}\b", text, re.M):
@@ -591,12 +601,17 @@ def guess_domain(text: str, line: str = "") -> str:
 #: Exception types (or words of the message) -> category, as the bundled KB names them.
 _CATEGORIES = [
     (r"^panic: |panicked|called `(?:Option|Result)::unwrap\(\)`", "panic"),
-    (r"Warning\b(?!.*\bError\b)", "runtime_warning"),
+    (r"Warning\b(?!.*\bError\b)|^WARN\b|is obsolete|trying to be set on a copy|ITERATIONS REACHED LIMIT|"
+     r"TOKENIZERS_PARALLELISM|newly initialized|TRAIN this model", "runtime_warning"),
     (r"ModuleNotFoundError|ImportError|Cannot find module|ClassNotFoundException|NoClassDefFoundError|"
      r"cannot find package|unresolved import|error TS2307|declaration file for module|ERR_REQUIRE_ESM|"
      r"Cannot dlopen|cannot open shared object", "import_error"),
     (r"could not build wheels|Could not build wheels|metadata-generation-failed|Failed building wheel|"
-     r"linker `?\w+`? not found|failed to solve|\bgyp\b|build failed|BUILD FAILED", "build_error"),
+     r"linker `?\w+`? not found|failed to solve|\bgyp\b|build failed|BUILD FAILED|collect2: error|ld returned|"
+     r"CMake Error|Compatibility with CMake|CMAKE_MODULE_PATH|Process completed with exit code|"
+     r"subprocess-exited-with-error|Failed to execute goal|Failed to resolve import|Module not found|Can't resolve|"
+     r"prerendering page|Lifecycle script|Bundler cannot continue|go\.mod file not found|failed with exit status",
+     "build_error"),
     (r"error\[E\d+\]|could not compile|^[\w./-]+\.go:\d+:\d+: |compilation failed|\bcompil", "compile_error"),
     (r"SyntaxError|IndentationError|TabError|ParseError|Unexpected token", "syntax_error"),
     (r"TypeError|ClassCastException|mismatched types|\berror TS\d+|expected scalar type|dtype", "type_error"),
@@ -604,19 +619,28 @@ _CATEGORIES = [
     (r"UnicodeDecodeError|UnicodeEncodeError|codec can't", "encoding_error"),
     (r"deadlock|database is locked|\block\b|race condition|concurrent|ConcurrentModification", "concurrency_error"),
     (r"Unauthorized|\b401\b|authentication failed|ExpiredToken|credentials|Host key verification|"
-     r"Access denied for user|publickey", "auth_error"),
+     r"Access denied for user|publickey|InvalidClientTokenId|security token|az login|pull access denied|"
+     r"repository '[^']*' not found|Could not read from remote repository|role \"[^\"]*\" does not exist|"
+     r"NoCredentialProviders|gated repo", "auth_error"),
     (r"PermissionError|Permission denied|EACCES|AccessDenied|Access denied|not authorized|Forbidden|"
-     r"\b403\b", "permission_error"),
+     r"\b403\b|dubious ownership|bad permissions|not in the sudoers|Resource not accessible|running scripts|"
+     r"trusted origins|CSRF", "permission_error"),
     (r"EADDRINUSE|[Aa]ddress already in use|ConnectionRefused|Connection refused|ECONNREFUSED|ConnectTimeout|"
      r"timed out|ETIMEDOUT|getaddrinfo|Name or service not known|SSLError|CERTIFICATE_VERIFY_FAILED|"
-     r"\bdial tcp\b|DistNetworkError", "network_error"),
+     r"\bdial tcp\b|DistNetworkError|Cannot connect to the Docker daemon|port is already allocated|"
+     r"external connectivity|already in use|fetch-pack|SSLHandshakeException|CORS policy|failed to download|"
+     r"Temporary failure|Can't connect to local MySQL|local issuer certificate", "network_error"),
     (r"MemoryError|OutOfMemory|out of memory|OOMKilled|No space left|ENOSPC|Too many open files|"
      r"resource exhausted|System limit|exited unexpectedly|\bKilled\b", "resource_error"),
     (r"ValueError|NumberFormatException|IllegalArgumentException", "value_error"),
     (r"KeyError|IndexError|ArrayIndexOutOfBounds|index out of range", "runtime_error"),
     (r"dependency|resolver|conflict|ResolutionImpossible|ERESOLVE|No matching distribution|"
-     r"externally-managed-environment", "install_error"),
-    (r"[Cc]onfig|invalid option|unknown flag|Unrecognized", "config_error"),
+     r"externally-managed-environment|installable set of packages|PackagesNotFoundError|requires a different Python|"
+     r"unsatisfiable|no matching manifest|NO_PUBKEY|signatures couldn't be verified", "install_error"),
+    (r"[Cc]onfig|invalid option|unknown flag|Unrecognized|NoRegionError|specify a region|Backend initialization|"
+     r"DisallowedHost|HTTP_HOST|NoReverseMatch|TemplateDoesNotExist|no such table|fixture '[^']*' not found|"
+     r"no matches for kind|divergent branches|suitable driver class|padding token|@typescript-eslint/parser",
+     "config_error"),
     (r"command not found|not recognized as", "environment_error"),
 ]
 
