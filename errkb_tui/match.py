@@ -189,7 +189,7 @@ def elaborated_lines(lines: list[str]) -> list[int]:
         if not body:
             header = -1
             out.append(-1)
-        elif _CODED_ERROR.search(body):
+        elif ("rror" in body or body.startswith("TS")) and _CODED_ERROR.search(body):
             header = number
             out.append(-1)
         elif len(body) == len(line):  # unindented: a new block, or none
@@ -251,9 +251,10 @@ class Matcher:
         printed = clean_text(text).split("\n")
         raw_lines = [line.strip()[:MAX_LINE_CHARS] for line in printed]
         clean_lines = [strip_prefix(line) for line in raw_lines]
-        wrappers = [is_wrapper_line(r) or is_wrapper_line(c) for r, c in zip(raw_lines, clean_lines)]
-        error_lines = [not w and (is_error_line(c) or is_error_line(r))
-                       for r, c, w in zip(raw_lines, clean_lines, wrappers)]
+        # A wrapper line is never an error line; only the few error-looking lines are checked.
+        error_lines = [bool(_ERROR_LINE.search(c) or _ERROR_LINE.search(r))
+                       and not (is_wrapper_line(r) or is_wrapper_line(c))
+                       for r, c in zip(raw_lines, clean_lines)]
         headers = elaborated_lines(printed)
         hits = self._regex_hits(raw_lines, clean_lines, error_lines, headers)
         if hits:
