@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.corpus_cases import read_case
+
 TOOLS = ("tmux", "Xvfb", "xclip")
 pytestmark = pytest.mark.skipif(
     not all(shutil.which(t) for t in TOOLS), reason="needs tmux, Xvfb and xclip"
