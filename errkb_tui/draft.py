@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .match import clean_text, is_error_line, strip_prefix
+from .match import clean_text, is_error_line, is_wrapper_line, strip_prefix
 from .model import compile_regex
 from .patterns import CONFIDENT_LITERALS, literal_length
 
@@ -107,7 +107,8 @@ def error_line(text: str | bytes) -> ErrorLine | None:
 
     Among lines that look like errors (:func:`errkb_tui.match.is_error_line`), a specific
     form (``XError: ...``, ``error[E0502]:``, ``panic:``, ``Caused by:``) beats a generic
-    one, a summary (``could not compile``, ``exit code 2``) or a stack frame loses, and a
+    one, a summary (``could not compile``, ``exit code 2``, a wrapper line such as ``npm ERR!
+    code 1``) or a stack frame loses, and a
     later line beats an earlier one (the final exception of a chain). Without any error
     line, the last line with words that is not a shell command.
     """
@@ -133,8 +134,8 @@ def error_line(text: str | bytes) -> ErrorLine | None:
             continue
         if _STRONG.search(raw) and not _STRONG.search(clean):
             candidate = ErrorLine(raw, raw, number)  # the prefix was the error's name: ERROR 1045
-        if noise:
-            score -= 8
+        if noise or is_wrapper_line(raw) or is_wrapper_line(clean):
+            score -= 8  # a summary a tool prints under the real error (npm ERR! code 1)
         if clean.startswith("Caused by:"):
             score += 1  # the root of a Java chain
         if len(clean) < 12:
@@ -443,21 +444,24 @@ _DOMAINS: list[tuple[str, re.Pattern[str]]] = [
                         r"thread '[^']*' panicked at", re.M)),
     ("typescript", re.compile(r"\berror TS\d+:|\btsc\b|\bTSError\b|\bts-node\b|Unable to compile TypeScript")),
     ("terraform", re.compile(r"\bterraform\b|^│ Error:|registry\.terraform\.io", re.M)),
-    ("gha", re.compile(r"Process completed with exit code|Resource not accessible by integration|^##\[error\]|\bGITHUB_[A-Z_]+\b|\buses: [\w-]+/[\w-]+@",
+    ("gha", re.compile(r"Process completed with exit code|Resource not accessible by integration|^##\[error\]|"
+                       r"\bGITHUB_[A-Z_]+\b|\buses: [\w-]+/[\w-]+@",
                        re.M)),
     ("helm", re.compile(r"\bhelm\b|Error: (?:INSTALLATION|UPGRADE) FAILED")),
     ("kubernetes", re.compile(r"\bkubectl\b|Error from server \(|\bCrashLoopBackOff\b|\bImagePullBackOff\b|"
                               r"\bkubelet\b|no matches for kind|\bFailedScheduling\b|default-scheduler|"
                               r"untolerated taint")),
     ("docker", re.compile(r"\bdocker\b|Dockerfile|Error response from daemon|failed to solve:|\bBuildKit\b|"
-                          r"no matching manifest for", re.I)),
+                          r"no matching manifest for|port is already allocated|Ports are not available|"
+                          r"OCI runtime create failed|failed to create task for container", re.I)),
     ("aws", re.compile(r"\baws (?:s3|sts|ec2|iam|lambda|ecr|eks|configure)\b|InvalidClientTokenId|"
                        r"An error occurred \(\w+\) when calling|arn:aws:")),
     ("nextjs", re.compile(r"\bnext (?:build|dev|start)\b|\bNext\.js\b|\.next/|\bnext/\w+|getServerSideProps|"
                           r"Error occurred prerendering page")),
     ("react", re.compile(r"\bHydration failed\b|\breact-dom\b|Minified React error|Invalid hook call|"
                          r"\bReact\b|\bJSX\b|Element type is invalid|Maximum update depth exceeded|"
-                         r"Too many re-renders|unique \"key\" prop|\(reading 'use[A-Z]\w*'\)")),
+                         r"Too many re-renders|does not match server-rendered HTML|unique \"key\" prop|"
+                         r"\(reading 'use[A-Z]\w*'\)")),
     ("javascript", re.compile(r"is not valid JSON|Unexpected token '<'|\bUncaught (?:TypeError|ReferenceError|"
                               r"SyntaxError)\b|Cannot read propert(?:y|ies) of (?:undefined|null)|"
                               r"blocked by CORS policy|Access-Control-Allow-Origin")),
@@ -489,7 +493,7 @@ _DOMAINS: list[tuple[str, re.Pattern[str]]] = [
                        r"(?:fatal )?error:|\b(?:g\+\+|clang\+\+)\b")),
     ("node", re.compile(r"npm ERR!|npm error|node:internal|JavaScript heap|\bERESOLVE\b|Lifecycle script|ELIFECYCLE|"
                         r"\bEBADENGINE\b|Unsupported engine|digital envelope routines|\bERR_OSSL|ES module scope|"
-                        r"\bconnect ECONNREFUSED\b|"
+                        r"\bconnect ECONNREFUSED\b|System limit for number of file watchers|"
                         r"^\s+at .*\.[cm]?js:\d+:\d+\)?$|Cannot find module|\bNode\.js v\d+|\bat Module\._|"
                         r"\bnode_modules/|Require stack:|\bnode v?\d+|ERR_[A-Z_]+\b", re.M)),
     ("go", re.compile(r"^panic: |^goroutine \d+ \[|\bgo: |\.go:\d+|\bgo\.sum\b|^fatal error: all goroutines", re.M)),
@@ -498,8 +502,10 @@ _DOMAINS: list[tuple[str, re.Pattern[str]]] = [
     ("pip", re.compile(r"\bpip3? (?:install|download)\b|externally-managed-environment|"
                        r"pip's dependency resolver|No matching distribution found|"
                        r"Could not build wheels|\bpip\._internal|requires a different Python|"
-                       r"subprocess-exited-with-error|pg_config executable not found")),
-    ("postgres", re.compile(r"\bpsql\b|\bpsycopg2?\b|\bpostgres(?:ql)?\b|\bpg_\w+|asyncpg|role \"[^\"]+\" does not exist|"
+                       r"subprocess-exited-with-error|pg_config executable not found|ResolutionImpossible|"
+                       r"conflicting dependencies|Microsoft Visual C\+\+ 14\.0")),
+    ("postgres", re.compile(r"\bpsql\b|\bpsycopg2?\b|\bpostgres(?:ql)?\b|\bpg_\w+|asyncpg|"
+                            r"role \"[^\"]+\" does not exist|"
                             r"violates unique constraint|relation \"[^\"]+\" does not exist",
                             re.I)),
     ("sqlite", re.compile(r"\bsqlite3?\b", re.I)),
@@ -515,16 +521,20 @@ _PY_PACKAGES = [("pytorch", "torch"), ("tensorflow", "tensorflow"), ("jax", "jax
 # so they name the domain only by the words of the error line (below), never by a path.
 #: Words of an error line that name the Python library it comes from.
 _PY_LINE_WORDS = [
-    ("pytorch", re.compile(r"\b[Tt]orch\b|re-initialize CUDA in forked|no kernel image is available|\bTensor\b|\bnccl\b|\bNCCL\b|\blocal_rank\b|view size is not compatible|"
-                           r"The size of tensor a|device-side assert|illegal memory access|\bc10::")),
+    ("pytorch", re.compile(r"\b[Tt]orch\b|re-initialize CUDA in forked|no kernel image is available|\bTensor\b|"
+                           r"\bnccl\b|\bNCCL\b|\blocal_rank\b|view size is not compatible|"
+                           r"The size of tensor a|device-side assert|illegal memory access|\bc10::|same device|"
+                           r"expected scalar type|useIpv6|DistNetworkError|\bc10d\b|numpy\(\) on Tensor")),
     ("tensorflow", re.compile(r"\btensorflow\b|\btf\.|\bkeras\b|Failed to convert a NumPy array to a Tensor|"
                               r"Input \d+ of layer")),
     ("jax", re.compile(r"\bjaxlib\b|\bjax\b")),
     ("transformers", re.compile(r"\btransformers\b|\bAutoModel|\bAutoTokenizer\b|gated repo|trust_remote_code|"
-                                r"attention mask|TOKENIZERS_PARALLELISM|newly initialized|requires `accelerate`")),
+                                r"attention mask|TOKENIZERS_PARALLELISM|newly initialized|requires `accelerate`|"
+                                r"attention_mask|were not initialized from the model checkpoint")),
     ("sklearn", re.compile(r"\bsklearn\b|\bscikit-learn\b")),
     ("pandas", re.compile(r"\bpandas\b|\bDataFrame\b|SettingWithCopy")),
-    ("numpy", re.compile(r"\bnumpy\b|compiled using NumPy 1\.x|_ARRAY_API|\bndarray\b|truth value of an array|setting an array element with a sequence|"
+    ("numpy", re.compile(r"\bnumpy\b|compiled using NumPy 1\.x|_ARRAY_API|\bndarray\b|truth value of an array|"
+                         r"setting an array element with a sequence|"
                          r"could not be broadcast|_ArrayMemoryError|for an array with shape")),
     ("aws", re.compile(r"\bbotocore\b|\bboto3\b")),
     ("django", re.compile(r"\bdjango\b|DJANGO_SETTINGS_MODULE|ALLOWED_HOSTS|CSRF verification|Origin checking failed")),
@@ -544,7 +554,8 @@ _PY_LINE_WORDS = [
 #: Evidence of Python itself (not just an ``XError:`` line, which JavaScript prints too).
 _PYTHON = re.compile(r"Traceback \(most recent call last\)|^\s*File \"[^\"]+\", line \d+|"
                      r"\bpython\d?(?:\.\d+)?\b|\.py\b|site-packages|\bpip3? ", re.M)
-_LINUX = re.compile(r"\bcommand not found\b|GLIBC(?:XX)?_[\d.]+' not found|\bNO_PUBKEY\b|\bssh\b|\bnc: |Connection refused|Permission denied|\bEACCES\b|"
+_LINUX = re.compile(r"\bcommand not found\b|GLIBC(?:XX)?_[\d.]+' not found|\bNO_PUBKEY\b|\bssh\b|\bnc: |"
+                    r"Connection refused|Permission denied|\bEACCES\b|"
                     r"No space left on device|Temporary failure (?:in name resolution|resolving)|\bcurl: \(\d+\)|"
                     r"No such file or directory|\bsudo\b|\bapt(?:-get)?\b|Segmentation fault|\bsystemctl\b")
 #: An error line that is the shell's or the system's own.

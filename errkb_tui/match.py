@@ -102,6 +102,7 @@ _WRAPPER_LINE = re.compile(
       | ^error:\ subprocess-exited-with-error | ^note:\ This\ error\ originates\ from\ a\ subprocess
       | ^(?:\S+:\ )?exit\ status\ \d+$ | ^make(?:\[\d+\])?:\ \*\*\*\ .*Error\ \d+
       | ^Error:\ Process\ completed | ^\#\#\[error\]Process\ completed
+      | ^(?:ERROR:\ )?Encountered\ errors\ while\ bringing\ up\ the\ project
     """,
     re.VERBOSE,
 )

@@ -272,3 +272,13 @@ def test_the_category_guess_mostly_agrees_with_the_bundled_records() -> None:
         if best is not None:
             pairs.append((drafts.build_draft(text).record["category"], kb.by_id[best.id].category))
     assert sum(1 for got, want in pairs if got == want) >= 0.6 * len(pairs)  # categories are a judgement
+
+
+def test_the_draft_takes_the_error_above_a_wrapper_line() -> None:
+    text = ("Creating network \"app_default\" with the default driver\n"
+            "ERROR: for web  Cannot start service web: driver failed programming external connectivity on endpoint "
+            "app_web_1: Bind for 0.0.0.0:8080 failed: port is already allocated\n"
+            "ERROR: Encountered errors while bringing up the project.\n")
+    draft = drafts.build_draft(text)
+    assert draft is not None and "port is already allocated" in draft.record["signature"]
+    assert draft.record["domain"] == "docker"

@@ -421,6 +421,7 @@ npm ERR! command sh -c tsc -p .
     "The command '/bin/sh -c pip install -r requirements.txt' returned a non-zero code: 1",
     'ERROR: failed to solve: process "/bin/sh -c npm ci" did not complete successfully: exit code: 1',
     "error: subprocess-exited-with-error",
+    "ERROR: Encountered errors while bringing up the project.",
 ])
 def test_wrapper_lines_are_not_error_lines(line: str) -> None:
     assert not is_error_line(line)
