@@ -579,22 +579,16 @@ def guess_domain(text: str, line: str = "") -> str:
             return domain
     if _LINUX_LINE.search(line):
         return "linux"
-    if not python and not _PYTHON.search(text):
-        for domain, words in _PY_LINE_WORDS:
-            if words.search(line):
-                return domain  # a library's own words on a line pasted without its traceback
+    for domain, words in _PY_LINE_WORDS:
+        if words.search(line):
+            return domain  # a library's own words, with its traceback or pasted alone
     if python or _PYTHON.search(text):
-        for domain, words in _PY_LINE_WORDS:
-            if words.search(line):
-                return domain
-        if _CUDA.search(line) and not _PY_LINE_WORDS[0][1].search(line):
+        if _CUDA.search(line):
             return "cuda"  # the CUDA runtime's words, raised through torch or tensorflow
         for domain, package in _PY_PACKAGES:
             if re.search(rf"(?:site-packages|dist-packages)[/\\]{package}[/\\]|\b{package}\.\w+(?:Error|"
                          rf"Exception)\b|^\s*import {package}\b", text, re.M):
                 return domain
-        if _CUDA.search(line):
-            return "cuda"
         if python:
             return "python"
     for domain, evidence in _DOMAINS:

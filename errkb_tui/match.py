@@ -314,8 +314,7 @@ class Matcher:
         lines_hit = sorted({h.line for h in hits})
         order = {line: rank for rank, line in enumerate(lines_hit)}
         last_marker = max((n for n, line in enumerate(raw_lines) if _CHAIN_MARKER.search(line)), default=-1)
-        fallback = [self._is_fallback(hit) for hit in hits]
-        demoted = [f or hit.elaboration for f, hit in zip(fallback, hits)]
+        demoted = [hit.elaboration or self._is_fallback(hit) for hit in hits]
         # Only real errors push fallbacks down: a wrapper beside another wrapper keeps its rank.
         any_real = any(not d for d in demoted)
         real_confident = any(not d and hit.literals >= CONFIDENT_LITERALS for d, hit in zip(demoted, hits))

@@ -14,6 +14,9 @@ from errkb_tui.app import ErrKBApp, make_app
 from errkb_tui.clipboard import GuardedClipboard, MemoryBackend
 from errkb_tui.kb import Source
 
+#: The seed record and its traceback, which several UI tests copy or paste.
+SEED = "pytorch/ddp-bucket-view-error"
+DDP_TRACEBACK = (Path(__file__).parent.parent / "corpus" / "pytorch" / "ddp-bucket-view-error.txt").read_text()
 FIXTURE_KB = Path(__file__).parent.parent / "fixtures" / "kb"
 TODAY = datetime.date(2026, 11, 29)
 

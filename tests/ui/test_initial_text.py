@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from errkb_tui.app import make_app
 from errkb_tui.clipboard import GuardedClipboard, MemoryBackend
 from errkb_tui.kb import Source
 
-from .conftest import FIXTURE_KB, TODAY, settle
+from .conftest import DDP_TRACEBACK, FIXTURE_KB, TODAY, settle
 
-DDP_TRACEBACK = (Path(__file__).parent.parent / "corpus" / "pytorch" / "ddp-bucket-view-error.txt").read_text()
 
 
 def _app(text: str, origin: str, clipboard: str = "", watch: bool = False):

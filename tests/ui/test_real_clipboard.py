@@ -69,7 +69,7 @@ def test_copying_a_traceback_in_another_program_selects_the_record(display, tmp_
         _copy("lunch at noon? the usual place", env)  # prose: nothing happens
         time.sleep(1.0)
         assert "Matched copied error" not in screen()
-        _copy((CORPUS / "docker" / "daemon-not-running.txt").read_text(), env)
+        _copy(read_case(CORPUS / "docker" / "daemon-not-running.txt", "").text, env)
         assert _wait_for(lambda: "Matched copied error" in screen(), 10), screen()
         assert "docker/daemon-not-running" in screen()
         assert "Traceback" not in screen()

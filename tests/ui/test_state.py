@@ -5,7 +5,6 @@ Each test here is a bug a user could meet when screens kept copies of the state.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from textual.widgets import Input
 
@@ -17,11 +16,8 @@ from errkb_tui.widgets.detail import DetailPane, RelatedLink
 from errkb_tui.widgets.header import StatusHeader
 from errkb_tui.widgets.record_list import RecordList
 
-from .conftest import build_app, settle, shown, wait_for
+from .conftest import DDP_TRACEBACK, SEED, build_app, settle, shown, wait_for
 
-CORPUS = Path(__file__).parent.parent / "corpus"
-DDP_TRACEBACK = (CORPUS / "pytorch" / "ddp-bucket-view-error.txt").read_text()
-SEED = "pytorch/ddp-bucket-view-error"
 
 
 async def test_a_match_under_a_full_screen_detail_shows_there_and_the_keys_copy_it():

@@ -7,20 +7,17 @@ from pathlib import Path
 
 from textual.widgets import TextArea
 
-from errkb_tui.clipboard import ClipboardError, NoClipboardTool, MemoryBackend
+from errkb_tui.clipboard import MemoryBackend, NoClipboardTool
 from errkb_tui.messages import ClipboardChanged
 from errkb_tui.screens.paste import PasteScreen
 from errkb_tui.screens.picker import PickerScreen
-from errkb_tui.widgets.detail import DetailPane
 from errkb_tui.widgets.header import StatusHeader
 
 from ..helpers import FailingBackend
-from .conftest import build_app, settle, shown, wait_for
+from .conftest import DDP_TRACEBACK, SEED, build_app, settle, shown, wait_for
 
 CORPUS = Path(__file__).parent.parent / "corpus"
-DDP_TRACEBACK = (CORPUS / "pytorch" / "ddp-bucket-view-error.txt").read_text()
 PROSE = (CORPUS / "_negative" / "prose.txt").read_text()
-SEED = "pytorch/ddp-bucket-view-error"
 
 
 async def test_copying_a_traceback_selects_its_record():

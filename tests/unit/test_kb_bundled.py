@@ -11,7 +11,7 @@ from errkb_tui.loader import load_kb
 from errkb_tui.lint import lint_kb
 from errkb_tui.match import Matcher
 from scripts.check_corpus import rank_problem, unlinked_confident
-from tests.corpus_cases import CORPUS, cases
+from tests.corpus_cases import cases
 
 SEED = "pytorch/ddp-bucket-view-error"
 # The 133 ids of shared/kb-coverage.md, kept here so the check runs anywhere.
