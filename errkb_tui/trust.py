@@ -26,8 +26,9 @@ PRIOR_WEIGHT = 2.0
 #: What each verification tier means: one sentence, used by the README, ``validate`` and
 #: the detail pane ("what was checked").
 TIER_MEANINGS: dict[str, str] = {
-    "ai_generated": "Nothing was checked: written by an AI model, not yet compared with the "
-                    "tool's source or a real report.",
+    "ai_generated": "Not fully checked: written by an AI model, and at least one dead end or "
+                    "workaround has no source that says it. Any fact or fix may be wrong; treat "
+                    "the fixes as suggestions.",
     "user_written": "Written by a person from an error they hit: the regex was checked against "
                     "that real output (kept as the record's example); the fixes are their own "
                     "experience, not checked by anyone else.",
@@ -40,7 +41,7 @@ TIER_MEANINGS: dict[str, str] = {
 }
 #: A few words per tier for narrow places (a header, a list row).
 TIER_SHORT: dict[str, str] = {
-    "ai_generated": "unchecked (AI-written)",
+    "ai_generated": "unconfirmed (AI-written)",
     "user_written": "user-written",
     "source_checked": "source-checked",
     "community_verified": "community-verified",

@@ -115,7 +115,7 @@ def test_validate_help_gives_each_tier_its_meaning(tmp_path: Path) -> None:
     text = " ".join(result.stdout.split())
     for tier in ("ai_generated", "source_checked", "community_verified", "expert_verified"):
         assert f"{tier}:" in text
-    assert "Nothing was checked" in text
+    assert "Not fully checked" in text
 
 
 def test_validate_reports_a_bad_line_of_a_team_file(tmp_path: Path) -> None:

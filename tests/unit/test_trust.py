@@ -126,7 +126,7 @@ def test_item_and_record_labels_from_hash_maps() -> None:
 
 def test_every_tier_has_one_meaning() -> None:
     assert set(TIER_MEANINGS) == set(VERIFICATION_TIERS)
-    assert tier_meaning("ai_generated").startswith("Nothing was checked")
+    assert tier_meaning("ai_generated").startswith("Not fully checked")
     assert "every dead end and workaround" in tier_meaning("source_checked")
     assert "Unknown tier" in tier_meaning("made_up")
 
