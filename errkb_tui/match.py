@@ -18,6 +18,10 @@
      device``) explains a fragment only when no tool's own record does;
    - wrapper lines are not error lines, so they neither boost a hit nor feed the fuzzy
      fallback.
+   One kind ranks above what follows it: a hit of a banner record (tagged ``banner``: a
+   test runner's or bundler's block that frames the error printed under it, as Jest's
+   "encountered an unexpected token … Details:" frames a ``SyntaxError``) outranks the real
+   hits in the ``BANNER_REACH`` lines below it, since the runner's config is what to fix.
 5. No regex hit: fuzzy fallback (rapidfuzz) of the error lines against signatures, never
    confident unless very close. Text without error lines gets no fuzzy matches at all.
 """
@@ -112,6 +116,13 @@ _CODED_ERROR = re.compile(r"\berror\s*(?:TS|CS|C|LNK)\d{3,5}\b|\berror\[E\d{4}\]
 FALLBACK_TAGS = frozenset({"wrapper", "general"})
 #: Score taken off a fallback hit or an elaboration hit when other hits are there.
 FALLBACK_PENALTY = 0.3
+#: The tag of a record whose message frames the error printed under it.
+BANNER_TAG = "banner"
+#: How many lines below a banner hit its framed error may stand (Jest's block, with its
+#: advice, file path and code frame, is about 30 lines).
+BANNER_REACH = 40
+#: Score taken off a hit framed by a banner, so the banner ranks above it.
+BANNER_FRAMED = 0.05
 
 #: Python's exception-chain separators: what follows supersedes what came before.
 _CHAIN_MARKER = re.compile(
@@ -334,6 +345,7 @@ class Matcher:
             confident = (hit.literals >= CONFIDENT_LITERALS and not hit.elaboration
                          and not (down and real_confident))
             scored.append((score, hit.literals, hit.line, hit, confident))
+        scored = self._banners_first(scored)
         scored.sort(key=lambda item: (item[0], item[1], item[2]), reverse=True)
         return [
             Match(self.records[hit.record].id, round(min(score, 1.0), 3), "regex",
@@ -341,6 +353,23 @@ class Matcher:
                   self._groups(hit, raw_lines, clean_lines))
             for score, _, _, hit, confident in scored[:limit]
         ]
+
+    def _banners_first(self, scored: list) -> list:
+        """Put each banner hit where the best real hit in the lines it frames stood, and
+        those framed hits just below it."""
+        banner = [BANNER_TAG in self.records[item[3].record].tags for item in scored]
+        real = [not b and not self._is_fallback(item[3]) for b, item in zip(banner, scored)]
+        lifted = {n: item[0] for n, item in enumerate(scored)}
+        for n, item in enumerate(scored):
+            if not banner[n]:
+                continue
+            framed = [m for m, other in enumerate(scored)
+                      if real[m] and item[2] < other[2] <= item[2] + BANNER_REACH]
+            if framed:
+                lifted[n] = max(lifted[n], max(scored[m][0] for m in framed))
+                for m in framed:
+                    lifted[m] = min(lifted[m], scored[m][0] - BANNER_FRAMED)
+        return [(lifted[n], *item[1:]) for n, item in enumerate(scored)]
 
     def _is_fallback(self, hit: _Hit) -> bool:
         return not FALLBACK_TAGS.isdisjoint(self.records[hit.record].tags)

@@ -490,3 +490,42 @@ def test_elaborated_lines_follow_indentation_and_blank_lines() -> None:
     # ts-loader indents the coded line more than the elaboration under it
     ts_loader = ["[tsl] ERROR in x.ts(771,5)", "      TS2345: Argument of type 'null'", "  Type 'null' is not", "done"]
     assert elaborated_lines(ts_loader) == [-1, -1, 1, -1]
+
+
+# -- banners -------------------------------------------------------------------------------
+
+JEST_BANNER = """\
+ FAIL  src/app.test.js
+  ● Test suite failed to run
+
+    Jest encountered an unexpected token
+
+    Jest failed to parse a file. This happens e.g. when your code or its dependencies use non-standard JavaScript syntax, or when Jest is not configured to support such syntax.
+
+    Details:
+
+    /home/dev/app/node_modules/lib/index.js:1
+    import { x } from './x.js';
+    ^^^^^^
+
+    SyntaxError: Cannot use import statement outside a module
+"""
+JEST = r"Jest encountered an unexpected token"
+ESM = r"SyntaxError: Cannot use import statement outside a module"
+
+
+def test_a_banner_outranks_the_error_it_frames() -> None:
+    banner = tagged("jest/unexpected-token", JEST, "banner")
+    matches = Matcher([make("node/import-outside-module", ESM), banner]).match(JEST_BANNER)
+    assert [(m.id, m.confident) for m in matches] == [
+        ("jest/unexpected-token", True), ("node/import-outside-module", True)]
+    # Untagged, the later error line wins, as for any other pair of hits.
+    plain = Matcher([make("node/import-outside-module", ESM), make("jest/unexpected-token", JEST)])
+    assert plain.best(JEST_BANNER).id == "node/import-outside-module"
+
+
+def test_a_banner_does_not_reach_an_error_far_below_it() -> None:
+    banner = tagged("jest/unexpected-token", JEST, "banner")
+    later = JEST_BANNER + "    at x (y.js:1:1)\n" * 60 + "TypeError: Cannot read properties of undefined (reading 'id')\n"
+    matcher = Matcher([banner, make("javascript/undefined-property", r"TypeError: Cannot read propert(?:y|ies) of undefined")])
+    assert matcher.best(later).id == "javascript/undefined-property"
