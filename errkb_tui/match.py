@@ -85,7 +85,7 @@ _ERROR_LINE = re.compile(
       | ^Exception\ in\ thread | ^Caused\ by: | ^thread\ '[^']*'\ panicked
       | ^(?:error|fatal|panic|warning|FATAL|ERROR|Error|E|F|fatal\ error)(?:\[\w+\])?\s*[:!]
       | \berror(?:\[\w+\])?:|\berror\ TS\d+|\bERR!|\bFATAL\b|\bfailed\b|\bFailed\b
-      | \bdenied\b|\brefused\b|\bnot\ found\b|\bBackOff\b|\bOOMKilled\b|\bcannot\b|\bCannot\b
+      | \bdenied\b|\brefused\b|\bnot\ found\b|\bBackOff\b|\bOOMKilled\b(?!\"?\s*:\s*false)|\bcannot\b|\bCannot\b
     """,
     re.VERBOSE,
 )

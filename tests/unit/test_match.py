@@ -529,3 +529,12 @@ def test_a_banner_does_not_reach_an_error_far_below_it() -> None:
     later = JEST_BANNER + "    at x (y.js:1:1)\n" * 60 + "TypeError: Cannot read properties of undefined (reading 'id')\n"
     matcher = Matcher([banner, make("javascript/undefined-property", r"TypeError: Cannot read propert(?:y|ies) of undefined")])
     assert matcher.best(later).id == "javascript/undefined-property"
+
+
+def test_oomkilled_false_is_not_an_error(full_matcher: Matcher) -> None:
+    # `docker inspect` prints the field whether or not the container was killed.
+    assert not is_error_line('"OOMKilled": false,')
+    assert not is_error_line("OOMKilled: false")
+    assert is_error_line('"OOMKilled": true,')
+    state = '"State": {\n    "Status": "exited",\n    "OOMKilled": false,\n    "Dead": false,\n'
+    assert full_matcher.match(state) == []  # it was a fuzzy lead to kubernetes/oomkilled
