@@ -65,8 +65,9 @@ def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None
     complete, independent KB (its records sorted and indexed, readable with ``KB.get``,
     its problems those found so far; nothing the load does later changes it), so the caller
     may keep it and use it from another thread. It is never called for the final KB (that
-    is the return value), nor for a KB that loads before the first deadline (a small KB,
-    or any KB read from the cache). While a second process reads the first part of a large
+    is the return value), nor for a KB that loads before the first deadline (a small KB).
+    A KB read from the cache is handed over after its first chunk, then as for a normal
+    load (see :func:`errkb_tui.kbcache.read`). While a second process reads the first part of a large
     KB, partial KBs hold the records read here (the later part). A record in a partial KB
     is in the final one too, with two exceptions: a record of the same id read later
     replaces it, and the records read ahead from the second half of a large ``.json`` list
@@ -87,7 +88,7 @@ def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None
         if len(stats) == len(tasks):  # in task order (unless a file is listed twice)
             sizes = [stat.st_size if stat is not None else 0 for stat in stats.values()]
         key = kbcache.fingerprint(plan, stats)
-        kb = kbcache.read(cache_dir, key, sources) if key is not None else None
+        kb = kbcache.read(cache_dir, key, sources, partial, partial_every) if key is not None else None
     if kb is None:
         collector.on_accept = _Watch(collector, progress, partial, partial_every)
         try:

@@ -51,6 +51,40 @@ def test_second_load_reads_the_cache_and_gives_the_same_kb(tmp_path, small_cache
     assert second.get("big/r3").signature == "BigError 3"  # full records read back from the file
 
 
+def test_a_cached_load_hands_over_its_first_records_before_the_rest(tmp_path, small_cache, monkeypatch):
+    monkeypatch.setattr(kbcache, "CHUNK", 2)
+    data, cache = tmp_path / "kb", tmp_path / "cache"
+    data.mkdir()
+    write_kb(data, 5)
+    first = load_kb([Source(data, "--data")], cache_dir=cache)
+    seen = []
+    second = load_kb([Source(data, "--data")], cache_dir=cache, partial=seen.append, partial_every=0)
+    assert summaries(second) == summaries(first)
+    # Chunks of 2, 2 and 1 records: a partial KB after each but the last.
+    assert [len(kb.records) for kb in seen] == [2, 4]
+    for kb in seen:
+        assert summaries(kb) == summaries(first)[:len(kb.records)]
+        assert kb.problems == first.problems  # the broken line is known from the start
+        assert kb.get(kb.records[0].id).signature == kb.records[0].signature  # readable in full
+    # Every second by default: one partial KB, after the first chunk.
+    seen.clear()
+    load_kb([Source(data, "--data")], cache_dir=cache, partial=seen.append)
+    assert [len(kb.records) for kb in seen] == [2]
+
+
+def test_a_cache_cut_short_after_a_partial_kb_means_a_normal_load(tmp_path, small_cache, monkeypatch):
+    monkeypatch.setattr(kbcache, "CHUNK", 2)
+    data, cache = tmp_path / "kb", tmp_path / "cache"
+    data.mkdir()
+    write_kb(data, 5)
+    first = load_kb([Source(data, "--data")], cache_dir=cache)
+    [file] = cache.glob("kb-*.marshal")
+    file.write_bytes(file.read_bytes()[:-40])
+    seen = []
+    kb = load_kb([Source(data, "--data")], cache_dir=cache, partial=seen.append, partial_every=0)
+    assert seen and summaries(kb) == summaries(first)
+
+
 def test_changing_a_file_misses_the_cache(tmp_path, small_cache):
     data, cache = tmp_path / "kb", tmp_path / "cache"
     data.mkdir()
