@@ -147,7 +147,8 @@ async def _app_run(kb: str, query: str) -> dict:
     state = {"shown": None, "shown_at": None, "painted": None, "first_paint": None}
 
     start = time.perf_counter()
-    app = make_app(_sources(kb), watch=False, clipboard=GuardedClipboard(MemoryBackend()))
+    app = make_app(_sources(kb), watch=False, clipboard=GuardedClipboard(MemoryBackend()),
+                   own_process=True)  # as errkb-tui's entry point runs it
     original_display = app._display
 
     def display(screen, renderable) -> None:

@@ -10,6 +10,7 @@ searching a large KB, matching, clipboard calls) runs in workers that post messa
 from __future__ import annotations
 
 import datetime
+import gc
 import os
 from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
@@ -28,6 +29,7 @@ from .commands import ErrKBCommands
 from .history import History
 from .kb import KB, Problem, Source
 from .loader import load_kb
+from .loader.load import GC_FREEZE_EVERY
 from .match import Match, Matcher, is_error_line, strip_prefix
 from .messages import (
     CaptureRequested, ClipboardChanged, CopyRequested, EditRequested, EvidenceLoaded, FacetChosen, FileEdited,
@@ -126,8 +128,15 @@ class ErrKBApp(App[int]):
         config_problems: Sequence[Problem] = (),
         write_folder: os.PathLike | str | None = None,
         editor: bool = True,
+        own_process: bool = False,
     ) -> None:
+        """``own_process``: the app is the whole program (the CLI), so once a large KB is
+        loaded it may move it out of the garbage collector's scans (``gc.freeze``); else a
+        full collection walks every record's objects, a pause of a tenth of a second and
+        more at 100,000 records, in the middle of typing. Tests, running many apps in one
+        process, leave it off."""
         super().__init__()
+        self._own_process = own_process
         self.today = today or datetime.date.today()  # fixed in tests, for freshness hints
         self.sources = list(sources)
         self.system_clipboard = clipboard or GuardedClipboard(PyperclipBackend())
@@ -222,6 +231,8 @@ class ErrKBApp(App[int]):
         self.loaded = final
         if not final:
             return
+        if self._own_process and len(kb.records) >= GC_FREEZE_EVERY:
+            gc.freeze()
         errors = kb.attention_count()
         if errors:
             self.notify(f"{errors} problem(s) while loading the KB; press ! to see them",

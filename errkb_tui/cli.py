@@ -225,6 +225,8 @@ def _browse(args: argparse.Namespace, text: str | None, origin: str = "pipe") ->
         problems = [*config.problems, *keymap_problems(config, binding_ids(ErrKBApp.BINDINGS))]
         if problems:
             options["config_problems"] = problems
+    if "own_process" in accepted:  # the app is this whole process
+        options["own_process"] = True
     return run_app(config.sources(args.data, bundled=not args.no_bundled),
                    watch=config.watch, watch_interval=config.watch_interval, **options)
 

@@ -145,12 +145,20 @@ class KB:
 
     def source_counts(self) -> Counter[str]:
         """How many of the loaded records come from sources of each label (after overrides:
-        a user record that replaces a bundled one counts for ``user``)."""
-        counts: Counter[str] = Counter()
-        for index in self.source_of.values():
-            if 0 <= index < len(self.sources):
-                counts[self.sources[index].label] += 1
-        return counts
+        a user record that replaces a bundled one counts for ``user``).
+
+        Counted again only when the mapping or the sources were replaced or changed size:
+        the header asks on every keystroke, and a count is a pass over every record."""
+        key = (id(self.source_of), len(self.source_of), id(self.sources), len(self.sources))
+        cached = getattr(self, "_source_counted", None)
+        if cached is None or cached[0] != key:
+            counts: Counter[str] = Counter()
+            for index in self.source_of.values():
+                if 0 <= index < len(self.sources):
+                    counts[self.sources[index].label] += 1
+            cached = (key, counts)
+            self._source_counted = cached
+        return Counter(cached[1])
 
     def count_from(self, label: str = USER_LABEL) -> int:
         """How many loaded records come from sources labelled ``label`` (the header's

@@ -21,11 +21,12 @@ FIXTURE_KB = Path(__file__).parent.parent / "fixtures" / "kb"
 TODAY = datetime.date(2026, 11, 29)
 
 
-def build_app(*paths: Path, backend=None, watch: bool = False, interval: float = 0.05) -> ErrKBApp:
-    """The app over ``paths`` (default: the fixture KB) with a fake clipboard."""
+def build_app(*paths: Path, backend=None, watch: bool = False, interval: float = 0.05, **options) -> ErrKBApp:
+    """The app over ``paths`` (default: the fixture KB) with a fake clipboard; ``options``
+    go to the app as they are."""
     sources = [Source(Path(p), "--data") for p in (paths or (FIXTURE_KB,))]
     clipboard = GuardedClipboard(backend if backend is not None else MemoryBackend(), timeout=0.5)
-    return make_app(sources, watch=watch, watch_interval=interval, clipboard=clipboard, today=TODAY)
+    return make_app(sources, watch=watch, watch_interval=interval, clipboard=clipboard, today=TODAY, **options)
 
 
 async def settle(pilot, app: ErrKBApp) -> None:

@@ -54,3 +54,26 @@ def test_write_to_is_marked_writable_or_loaded(tmp_path: Path) -> None:
     assert [(s.label, s.writable) for s in added] == [("write_to", True)]
     flagged = Config().with_flags(write_to=str(team))
     assert flagged.write_folder() == team and flagged.origin("write_to") == "flag"
+
+
+def test_source_counts_are_counted_once_per_kb(tmp_path: Path) -> None:
+    # The header asks for the user's count on every keystroke: at 100,000 records a pass
+    # over every record each time cost tens of milliseconds a key.
+    folder = tmp_path / "home" / "kb" / "acme"
+    folder.mkdir(parents=True)
+    (folder / "boom.json").write_text(json.dumps(RECORD))
+    sources = Config().sources(environ=env(tmp_path))
+    kb = load_kb([s for s in sources if s.label in ("bundled", USER_LABEL)])
+    passes = []
+
+    class Counting(dict):
+        def values(self):
+            passes.append(1)
+            return super().values()
+
+    kb.source_of = Counting(kb.source_of)
+    assert [kb.count_from() for _ in range(3)] == [1, 1, 1] and len(passes) == 1
+    kb.source_counts()["bundled"] = 0  # the caller's copy, not the KB's
+    assert kb.source_counts()["bundled"] == len(kb.records) - 1
+    kb.source_of["acme/other"] = 1  # a different mapping is counted again
+    assert kb.count_from() == 2 and len(passes) == 2
