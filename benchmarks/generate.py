@@ -406,15 +406,18 @@ def traceback_text(size: int, lines: int = 200, seed: int = SEED) -> tuple[str, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(argv if argv is not None else sys.argv[1:])
-    shapes = ["parts"]
-    if "--shape" in args:
-        at = args.index("--shape")
-        shapes = list(SHAPES) if args[at + 1] == "all" else [args[at + 1]]
-        del args[at: at + 2]
-    sizes = [int(s) for s in args] or [1000, 10000, 100000]
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.generate",
+                                     description="Write synthetic KBs below benchmarks/.cache/.")
+    parser.add_argument("sizes", type=int, nargs="*", default=[1000, 10000, 100000],
+                        help="records per KB (default: 1000 10000 100000)")
+    parser.add_argument("--shape", choices=[*SHAPES, "all"], default="parts",
+                        help="file shape (default: parts, what the app benchmarks use)")
+    args = parser.parse_args(argv)
+    shapes = list(SHAPES) if args.shape == "all" else [args.shape]
     for shape in shapes:
-        for size in sizes:
+        for size in args.sizes:
             print(ensure_kb(size, shape=shape))
     return 0
 

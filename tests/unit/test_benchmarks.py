@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = ("records", "load_s", "first_paint_s", "rss_mb", "keystroke_p50_ms", "keystroke_p95_ms", "match_ms")
 BASELINE_KEYS = ("wratio_ms", "re_loop_ms", "optionlist_ms")
@@ -88,3 +90,14 @@ def test_store_harness_reports_every_number_for_every_shape() -> None:
         for key in ("cold_s", "warm_s", "get_ms", "naive_parse_s", "naive_get_ms"):
             assert _number(row[key]), key
         assert row["first_rows_s"] is None or _number(row["first_rows_s"])
+
+
+def test_generate_says_its_usage_instead_of_a_traceback(capsys) -> None:
+    from benchmarks import generate
+
+    with pytest.raises(SystemExit) as exit_:
+        generate.main(["--help"])
+    assert exit_.value.code == 0 and "--shape" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_:
+        generate.main(["lots"])
+    assert exit_.value.code == 2 and "invalid int value" in capsys.readouterr().err
