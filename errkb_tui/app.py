@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import gc
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 
@@ -52,6 +53,10 @@ INLINE_SEARCH_RECORDS = 20_000
 #: Seconds between two early parts of a large KB put on screen while it loads (each costs a
 #: snapshot and an index build in the loading thread and a new search on screen).
 PARTIAL_EVERY = 4.0
+#: How long the loading thread waits, after handing over the first part of a large KB,
+#: for its rows to be painted: the two share one interpreter, and a load that runs on
+#: meanwhile slows the first paint several times over.
+FIRST_ROWS_WAIT = 1.0
 #: Candidates within this score of the best one are "close": the user picks.
 CLOSE_SCORE = 0.04
 #: The reactives every record screen is given (see :meth:`ErrKBApp.bind_state`).
@@ -161,6 +166,7 @@ class ErrKBApp(App[int]):
         self.capture = Capture(self, write_folder=write_folder, use_editor=editor,
                                read_clipboard=self.system_clipboard.read)
         self._select_after_load: str | None = None  # a record just written: selected once loaded
+        self._first_rows: threading.Event | None = None  # set once a partial KB's rows are painted
         self.poller = ClipboardPoller(self.system_clipboard, watch_interval, WatcherCallbacks(
             text=lambda text: self.post_message(ClipboardChanged(text)),
             unavailable=lambda reason: self.post_message(WatcherStopped(reason)),
@@ -202,8 +208,14 @@ class ErrKBApp(App[int]):
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False, name="loading the KB")
     def _load(self) -> None:
+        shown = self._first_rows = threading.Event()
+        handed: list[bool] = []
+
         def partial(kb: KB) -> None:
             self.post_message(KBLoaded(kb, SearchIndex(kb.records), final=False))
+            if not handed:  # the first rows on screen before reading on
+                handed.append(True)
+                shown.wait(FIRST_ROWS_WAIT)
 
         kb = load_kb(self.sources, progress=lambda count: self.post_message(LoadProgress(count)),
                      cache_dir=cache_dir(), partial=partial,
@@ -329,6 +341,9 @@ class ErrKBApp(App[int]):
         if previous.query == results.query and previous.facet == facet and not previous.complete:
             keep = self.selection.id  # the rest of a result whose head is shown: stay put
         self.results = results
+        if self._first_rows is not None:
+            self.call_after_refresh(self._first_rows.set)
+            self._first_rows = None
         if keep is not None and (results.row_of(keep) is not None or self._outside_list_ok(keep)):
             if keep != self.selection.id:
                 self.selection = Selection(keep, "reload")

@@ -117,3 +117,26 @@ async def test_the_program_moves_a_large_loaded_kb_out_of_the_collectors_scans(m
     async with alone.run_test(size=(120, 36)) as pilot:
         await settle(pilot, alone)
         assert alone.loaded and frozen == [True]
+
+
+async def test_the_loader_reads_on_only_once_the_first_rows_are_on_screen(monkeypatch):
+    # The loading thread and the screen share one interpreter: a load that ran on at once
+    # made the first paint of a large KB several times slower.
+    import errkb_tui.app as app_module
+    from errkb_tui.loader import load_kb
+
+    monkeypatch.setattr(app_module, "FIRST_ROWS_WAIT", 30.0)
+    rows_when_reading_on = []
+
+    def loading(sources, *, partial=None, **options):
+        kb = load_kb(sources)
+        partial(kb)  # the first part: returns once painted
+        rows_when_reading_on.append(len(app.results))
+        partial(kb)  # a later part: no wait
+        return kb
+
+    monkeypatch.setattr(app_module, "load_kb", loading)
+    app = build_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        assert app.loaded and rows_when_reading_on and rows_when_reading_on[0] > 0
