@@ -493,7 +493,7 @@ class DetailPane(VerticalScroll, can_focus=True):
     def _trust(self, r: Record, palette: Palette) -> Text:
         text = trust_text(self.evidence, r, palette)
         dates = [(label, getattr(r, name)) for label, name in
-                 (("first seen", "first_seen"), ("last confirmed", "last_confirmed"), ("last updated", "last_updated"))]
+                 (("earliest report", "first_seen"), ("last confirmed", "last_confirmed"), ("last updated", "last_updated"))]
         text.append("\n" + " · ".join(f"{label} {value or '—'}" for label, value in dates))
         text.append(f"\n{freshness(r.last_confirmed, self.today)}", style=self._style("faint"))
         text.append("\n" + ESTIMATES_NOTE, style=palette["faint"])
