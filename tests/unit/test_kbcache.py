@@ -51,12 +51,18 @@ def test_second_load_reads_the_cache_and_gives_the_same_kb(tmp_path, small_cache
     assert second.get("big/r3").signature == "BigError 3"  # full records read back from the file
 
 
-def test_a_cached_load_hands_over_its_first_records_before_the_rest(tmp_path, small_cache, monkeypatch):
+@pytest.fixture
+def chunked(tmp_path, small_cache, monkeypatch):
+    """A five-record KB loaded once into a cache of two-record chunks: (data, cache, KB)."""
     monkeypatch.setattr(kbcache, "CHUNK", 2)
     data, cache = tmp_path / "kb", tmp_path / "cache"
     data.mkdir()
     write_kb(data, 5)
-    first = load_kb([Source(data, "--data")], cache_dir=cache)
+    return data, cache, load_kb([Source(data, "--data")], cache_dir=cache)
+
+
+def test_a_cached_load_hands_over_its_first_records_before_the_rest(chunked):
+    data, cache, first = chunked
     seen = []
     second = load_kb([Source(data, "--data")], cache_dir=cache, partial=seen.append, partial_every=0)
     assert summaries(second) == summaries(first)
@@ -72,12 +78,8 @@ def test_a_cached_load_hands_over_its_first_records_before_the_rest(tmp_path, sm
     assert [len(kb.records) for kb in seen] == [2]
 
 
-def test_a_cache_cut_short_after_a_partial_kb_means_a_normal_load(tmp_path, small_cache, monkeypatch):
-    monkeypatch.setattr(kbcache, "CHUNK", 2)
-    data, cache = tmp_path / "kb", tmp_path / "cache"
-    data.mkdir()
-    write_kb(data, 5)
-    first = load_kb([Source(data, "--data")], cache_dir=cache)
+def test_a_cache_cut_short_after_a_partial_kb_means_a_normal_load(chunked):
+    data, cache, first = chunked
     [file] = cache.glob("kb-*.marshal")
     file.write_bytes(file.read_bytes()[:-40])
     seen = []
