@@ -35,6 +35,8 @@ MIN_CACHED_BYTES = 4 * 1024 * 1024
 FORMAT = 4
 #: Records per chunk of the file.
 CHUNK = 1000
+#: Progress is reported every this many chunks.
+PROGRESS_CHUNKS = 5
 
 
 def default_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -101,8 +103,11 @@ def write(cache_dir: Path, key: str, kb: KB) -> None:
 
 
 def read(cache_dir: Path, key: str, sources: list[Source], partial: Callable[[KB], None] | None = None,
-         partial_every: float = 1.0) -> KB | None:
+         partial_every: float = 1.0, progress: Callable[[int], None] | None = None) -> KB | None:
     """The KB stored under ``key``, or None (missing, stale, or unreadable).
+
+    ``progress``, if given, is called with the number of records read so far every
+    ``PROGRESS_CHUNKS`` chunks, but not after the last (the caller reports the total).
 
     ``partial``, if given, is called with a KB of the records read so far (a prefix of the
     KB's sorted records, with all its problems), after the first chunk and then at most
@@ -123,6 +128,8 @@ def read(cache_dir: Path, key: str, sources: list[Source], partial: Callable[[KB
                 records, origins = marshal.load(handle)
                 summaries.extend(RecordSummary(*fields) for fields in records)
                 origin_map.update((rid, Origin(*rest)) for rid, *rest in origins)
+                if progress is not None and number < count - 1 and (number + 1) % PROGRESS_CHUNKS == 0:
+                    progress(len(summaries))
                 if partial is not None and number < count - 1 and time.monotonic() >= due:
                     partial(KB(list(summaries), list(problem_list), dict(origin_map), list(sources),
                                dict(source_of), presorted=True))

@@ -88,7 +88,7 @@ def load_kb(sources: Iterable[Source], *, progress: Callable[[int], None] | None
         if len(stats) == len(tasks):  # in task order (unless a file is listed twice)
             sizes = [stat.st_size if stat is not None else 0 for stat in stats.values()]
         key = kbcache.fingerprint(plan, stats)
-        kb = kbcache.read(cache_dir, key, sources, partial, partial_every) if key is not None else None
+        kb = kbcache.read(cache_dir, key, sources, partial, partial_every, progress) if key is not None else None
     if kb is None:
         collector.on_accept = _Watch(collector, progress, partial, partial_every)
         try:

@@ -61,7 +61,7 @@ def chunked(tmp_path, small_cache, monkeypatch):
     return data, cache, load_kb([Source(data, "--data")], cache_dir=cache)
 
 
-def test_a_cached_load_hands_over_its_first_records_before_the_rest(chunked):
+def test_a_cached_load_hands_over_its_first_records_before_the_rest(chunked, monkeypatch):
     data, cache, first = chunked
     seen = []
     second = load_kb([Source(data, "--data")], cache_dir=cache, partial=seen.append, partial_every=0)
@@ -72,6 +72,11 @@ def test_a_cached_load_hands_over_its_first_records_before_the_rest(chunked):
         assert summaries(kb) == summaries(first)[:len(kb.records)]
         assert kb.problems == first.problems  # the broken line is known from the start
         assert kb.get(kb.records[0].id).signature == kb.records[0].signature  # readable in full
+    # Progress every PROGRESS_CHUNKS chunks (here every one), the total from load_kb at the end.
+    counts = []
+    monkeypatch.setattr(kbcache, "PROGRESS_CHUNKS", 1)
+    load_kb([Source(data, "--data")], cache_dir=cache, progress=counts.append)
+    assert counts == [2, 4, 5]
     # Every second by default: one partial KB, after the first chunk.
     seen.clear()
     load_kb([Source(data, "--data")], cache_dir=cache, partial=seen.append)
