@@ -64,9 +64,11 @@ class StatusHeader(Widget):
                 text.append(" ~", style="italic")
         else:
             extra = sum(1 for s in kb.sources if s.label != "bundled")
-            text.append(f"  {'bundled KB' if any(s.label == 'bundled' for s in kb.sources) else 'KB'}")
-            if extra:
-                text.append(f" + {extra} source{'s' if extra > 1 else ''}")
+            plural = "s" if extra > 1 else ""
+            if any(s.label == "bundled" for s in kb.sources):
+                text.append("  bundled KB" + (f" + {extra} source{plural}" if extra else ""))
+            else:  # only the user's: not "KB + 1 source", which reads as two
+                text.append(f"  KB from {extra} source{plural}")
             yours = kb.count_from(USER_LABEL)  # records from the user's own KB (a, e write there)
             if yours:
                 text.append(f" ({yours:,} yours)")

@@ -140,3 +140,14 @@ async def test_the_loader_reads_on_only_once_the_first_rows_are_on_screen(monkey
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot, app)
         assert app.loaded and rows_when_reading_on and rows_when_reading_on[0] > 0
+
+
+async def test_the_header_names_a_kb_of_one_source_as_one():
+    # It said "KB + 1 source", which reads as the bundled KB plus another.
+    from errkb_tui.widgets.header import StatusHeader
+
+    app = build_app()  # the fixture KB alone, as --data without the bundled one
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        text = str(app.screen.query_one(StatusHeader).render())
+        assert "KB from 1 source" in text and "+" not in text.split("│")[0]
