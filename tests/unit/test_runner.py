@@ -225,7 +225,11 @@ def terminal():
 
         def finish(self) -> int:
             assert self.proc is not None
-            code = self.proc.wait(60)
+            try:
+                code = self.proc.wait(60)
+            except subprocess.TimeoutExpired:  # say what the terminal showed, for the next reader
+                self.drain()
+                raise AssertionError(f"the wrapper did not end in 60 s; the terminal showed {self.seen[-3000:]!r}")
             self.drain()
             return code
 
