@@ -209,12 +209,13 @@ class ErrKBApp(App[int]):
     @work(thread=True, exclusive=True, group="load", exit_on_error=False, name="loading the KB")
     def _load(self) -> None:
         shown = self._first_rows = threading.Event()
-        handed: list[bool] = []
+        first = True
 
         def partial(kb: KB) -> None:
+            nonlocal first
             self.post_message(KBLoaded(kb, SearchIndex(kb.records), final=False))
-            if not handed:  # the first rows on screen before reading on
-                handed.append(True)
+            if first:  # the first rows on screen before reading on
+                first = False
                 shown.wait(FIRST_ROWS_WAIT)
 
         kb = load_kb(self.sources, progress=lambda count: self.post_message(LoadProgress(count)),
