@@ -104,6 +104,18 @@ def has_placeholders(text: str) -> bool:
     return "{=" in text and PLACEHOLDER.search(text) is not None
 
 
+def shown(text: str) -> str:
+    """``text`` for reading, each placeholder as ``‹name›``.
+
+    A signature names the parts of a message that vary (``{=resource} is forbidden``); the
+    list and the detail pane show them as ``‹resource› is forbidden`` rather than as the
+    syntax that commands are filled through. Other text is left as it is.
+    """
+    if "{=" not in text:
+        return text
+    return PLACEHOLDER.sub(lambda m: f"\u2039{m.group(1)}\u203a", text)
+
+
 def malformed(text: str) -> list[int]:
     """Offsets of ``{=`` openers that do not form a placeholder (a typo, or code)."""
     if "{=" not in text:

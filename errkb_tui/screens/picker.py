@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 
 from ..kb import KB
 from ..match import Match
+from ..placeholders import shown
 from ..text import plain
 
 
@@ -33,7 +34,7 @@ class PickerScreen(ModalScreen[str | None]):
             prompt.append(f"{match.score:.2f}  ", style="bold")
             prompt.append(plain(match.id), style="bold")
             if record is not None:
-                prompt.append("\n      " + plain(record.signature), style="dim")
+                prompt.append("\n      " + plain(shown(record.signature)), style="dim")
             options.append(Option(prompt, id=match.id))
         with Vertical(id="picker-box"):
             yield Static(Text("Several records match the copied error. Which one?", style="bold"))

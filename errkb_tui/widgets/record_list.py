@@ -26,6 +26,7 @@ from textual.widget import Widget
 
 from ..messages import RecordChosen
 from ..model import RecordSummary
+from ..placeholders import shown
 from ..state import EMPTY, Results, Selection
 from ..search import highlight_spans
 from ..text import cell_truncate, plain
@@ -298,7 +299,7 @@ class RecordList(Widget, can_focus=True):
         marker = Segment("▌ " if selected and part == 0 else "  ", base + Style(bold=True))
         inner = max(0, width - 2)
         if part == 0:
-            signature = plain(record.signature)
+            signature = plain(shown(record.signature))
             style = base + self._fg("record-list--signature")
             match_style = style + self._fg("record-list--match")
             segments = [marker, *_highlighted(signature, highlight_spans(signature, self.results.query), style, match_style, inner)]

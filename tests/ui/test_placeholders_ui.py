@@ -151,3 +151,41 @@ async def test_enter_on_a_card_copies_the_filled_command(tmp_path):
         await pilot.press("f", "enter")
         await settle(pilot, app)
         assert clipboard(app) == "python -m pip install torchvision"
+
+
+async def test_list_detail_and_links_show_a_signatures_placeholders_as_names(tmp_path):
+    """A signature's ``{=module}`` reads as ‹module› on screen, not as fill syntax."""
+    from errkb_tui.widgets.detail import RelatedLink
+    from errkb_tui.widgets.record_list import RecordList
+
+    folder = kb(tmp_path)
+    write_json(folder / "python" / "named.json", seed_record(
+        "python/named",
+        signature="ModuleNotFoundError: No module named '{=module}'",
+        regex=r"No module named '(?P<module>[\w.-]+)' at all",
+        category="import_error",
+    ))
+    write_json(folder / "python" / "linker.json", seed_record(
+        "python/linker",
+        signature="ImportError: something else entirely",
+        regex=r"something else entirely",
+        category="import_error",
+        transition_graph={"leads_to": ["python/named"], "preceded_by": [], "frequently_confused_with": []},
+    ))
+    app = build_app(folder)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        record_list = app.screen.query_one(RecordList)
+        rows = [record_list.render_line(y).text for y in range(record_list.size.height)]
+        named = [line for line in rows if "No module named '" in line and "'X'" not in line]
+        assert named and "\u2039module\u203a" in named[0] and "{=" not in named[0]
+
+        app.select("python/named")
+        await settle(pilot, app)
+        signature = app.screen.query_one(".d-signature").render().plain
+        assert signature == "ModuleNotFoundError: No module named '\u2039module\u203a'"
+
+        app.select("python/linker")
+        await settle(pilot, app)
+        link = app.screen.query(RelatedLink).first().render().plain
+        assert "python/named" in link and "\u2039module\u203a" in link and "{=" not in link

@@ -8,7 +8,7 @@ from errkb_tui.kb import Source, bundled_data_dir
 from errkb_tui.loader import load_kb
 from errkb_tui.placeholders import (
     Placeholder, examples, fill, find, group_names, has_placeholders, malformed, names,
-    needs_quoting, record_examples, record_names, record_texts, valid_name,
+    needs_quoting, record_examples, record_names, record_texts, shown, valid_name,
 )
 
 
@@ -215,3 +215,12 @@ def test_wide_groups_are_warned_about() -> None:
     wide = messages(record(r"Host key for (?P<host>\S+) has changed", "ssh-keygen -R '{=host}'"))
     assert wide == ["regex: named group 'host' can capture any character (\\S): its value goes into a command "
                     "as is, so allow only the characters it needs (e.g. [\\w.-]+)"]
+
+
+def test_shown_reads_placeholders_as_names_and_leaves_code_alone() -> None:
+    assert shown("Error from server (Forbidden): {=resource} is forbidden") == (
+        "Error from server (Forbidden): \u2039resource\u203a is forbidden")
+    assert shown("fixture '{=fixture:tmp_path}' not found") == "fixture '\u2039fixture\u203a' not found"
+    # zsh's ${=var}, doT's {{=x}} and a malformed opener are text, as everywhere else
+    assert shown("echo ${=words} {{=x}} {=1bad}") == "echo ${=words} {{=x}} {=1bad}"
+    assert shown("no placeholder") == "no placeholder"
