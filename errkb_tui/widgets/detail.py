@@ -21,7 +21,7 @@ from ..kb import KB
 from ..messages import OutcomeMarked
 from ..model import Record, Workaround
 from ..state import FollowUp, MatchContext, Selection
-from ..placeholders import Filled, fill, find
+from ..placeholders import Filled, fill, find, shown
 from ..text import plain
 from ..trust import Evidence
 from ..wrap import CONTINUATION
@@ -175,7 +175,7 @@ class RelatedLink(Static, can_focus=True):
         if signature is None:
             text.append("  (not in the KB)", style=palette["faint"])
         else:
-            text.append("  " + plain(signature), style=palette["muted"])
+            text.append("  " + plain(shown(signature)), style=palette["muted"])
         self.record_id = record_id
         self.exists = signature is not None
         self.update(text)
@@ -400,7 +400,7 @@ class DetailPane(VerticalScroll, can_focus=True):
     def _fill(self, r: Record) -> None:
         zh = self.lang == "zh"
         palette = self._palette()
-        self._part("d-signature").update(Text(plain(self._zh(r.signature_zh, r.signature)), style="bold"))
+        self._part("d-signature").update(Text(plain(shown(self._zh(r.signature_zh, r.signature))), style="bold"))
         meta = Text()
         meta.append(plain(r.id), style="bold")
         path = " / ".join(plain(p) for p in (r.domain, r.category, r.subcategory) if p)
@@ -493,7 +493,7 @@ class DetailPane(VerticalScroll, can_focus=True):
     def _trust(self, r: Record, palette: Palette) -> Text:
         text = trust_text(self.evidence, r, palette)
         dates = [(label, getattr(r, name)) for label, name in
-                 (("earliest report", "first_seen"), ("last confirmed", "last_confirmed"), ("last updated", "last_updated"))]
+                 (("reported since", "first_seen"), ("last confirmed", "last_confirmed"), ("last updated", "last_updated"))]
         text.append("\n" + " · ".join(f"{label} {value or '—'}" for label, value in dates))
         text.append(f"\n{freshness(r.last_confirmed, self.today)}", style=self._style("faint"))
         text.append("\n" + ESTIMATES_NOTE, style=palette["faint"])

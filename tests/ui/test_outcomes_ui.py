@@ -236,6 +236,8 @@ async def test_the_badge_never_checks_an_unchecked_or_unknown_tier(tmp_path: Pat
             assert "est. fix rate" in badge and "evidence" in badge
         trust = str(pane.query_one(".d-trust").render())
         assert "message and regex were checked" in trust  # the tier's meaning, in words
+        # first_seen is a report a checker saw, a lower bound: never claimed to be the first
+        assert "reported since " in trust and "earliest" not in trust and "first seen" not in trust
 
 
 async def test_the_palette_calls_a_rate_an_estimate_until_there_are_counts():
