@@ -17,6 +17,7 @@ from rapidfuzz import process
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -30,6 +31,12 @@ from ..state import ALL, EMPTY, Facet, Results
 
 class FilterInput(Input):
     """The query, typed; its keys follow fzf's habits."""
+
+    #: Input sets its virtual size (the text's width, for scrolling it sideways) on every
+    #: key. As a layout reactive that re-laid out the whole screen per keystroke (the
+    #: detail pane's cards and all); the filter's own box never changes size with its text
+    #: (its width and height come from the stylesheet), so a repaint is enough.
+    virtual_size = reactive(Size(0, 0), layout=False)
 
     BINDINGS = [
         Binding("enter", "submit", "Accept", tooltip="Accept: go to the list (the query stays)",

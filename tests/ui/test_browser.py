@@ -49,6 +49,39 @@ async def test_typing_filters_and_escape_clears():
         assert len(listed(app)) == 4
 
 
+async def test_typing_that_keeps_the_selection_does_not_re_lay_out_the_screen(monkeypatch):
+    """A key in the filter repaints the filter and the list; the screen's layout (every
+    widget of the detail pane) is left alone. Input used to ask for a layout per key."""
+    app = build_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("slash", *"ddp")
+        await settle(pilot, app)
+        selected = app.selection.id
+        layouts = []
+        real = app.screen._refresh_layout
+        monkeypatch.setattr(app.screen, "_refresh_layout", lambda *a, **k: (layouts.append(1), real(*a, **k))[1])
+        await pilot.press(*" mo")
+        await settle(pilot, app)
+        assert app.screen.query_one(Input).value == "ddp mo"
+        assert app.selection.id == selected
+        assert layouts == []
+
+
+async def test_a_query_wider_than_the_filter_scrolls_to_keep_the_cursor_in_view():
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        query = "ddp expects same model across all processes with the same parameters and the same buffers in every rank"
+        await pilot.press("slash", *query)
+        await settle(pilot, app)
+        box = app.screen.query_one(Input)
+        assert box.value == query
+        assert box.scroll_x > 0
+        line = box.render_line(0).text
+        assert "parameters" in line  # the end, where the cursor is, is what shows
+
+
 async def test_qualifiers_and_typos():
     app = build_app()
     async with app.run_test(size=(160, 48)) as pilot:
