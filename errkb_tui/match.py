@@ -123,6 +123,9 @@ BANNER_TAG = "banner"
 BANNER_REACH = 40
 #: Score taken off a hit framed by a banner, so the banner ranks above it.
 BANNER_FRAMED = 0.05
+#: How many lines above or below a hit a named group's value may be taken from when the
+#: hit's own line lacks it (see :meth:`Matcher._groups`).
+GROUP_REACH = 10
 
 #: Python's exception-chain separators: what follows supersedes what came before.
 _CHAIN_MARKER = re.compile(
@@ -376,16 +379,33 @@ class Matcher:
 
     def _groups(self, hit: _Hit, raw_lines: list[str], clean_lines: list[str]) -> dict[str, str]:
         """The named groups the hit's regex captures on its line (only for returned hits:
-        the set pass and the line scan stay free of capture work)."""
+        the set pass and the line scan stay free of capture work).
+
+        A value the hit's line lacks is taken from the nearest other line, within
+        ``GROUP_REACH``, that the same regex matches with that group: one error is often
+        printed as several lines that the regex knows, and the line that ranks best need
+        not hold the value (apt 3.0 prints "Missing key <id>" above "The repository … is
+        not signed"). Values on the hit's own line always win.
+        """
         pattern = self.records[hit.record].regex
         if not pattern or "(?P<" not in pattern and "(?<" not in pattern:
             return {}
         regex = compile_regex(pattern)
-        for line in (raw_lines[hit.line], clean_lines[hit.line]):  # the order _regex_hits tries
-            found = regex.search(line)
-            if found is not None:
-                return {name: value for name, value in found.groupdict().items() if value}
-        return {}
+        wanted = set(regex.groupindex)
+        values: dict[str, str] = {}
+        reach = range(1, GROUP_REACH + 1)
+        numbers = [hit.line, *(n for d in reach for n in (hit.line - d, hit.line + d) if 0 <= n < len(raw_lines))]
+        for number in numbers:
+            for line in (raw_lines[number], clean_lines[number]):  # the order _regex_hits tries
+                found = regex.search(line)
+                if found is not None:
+                    for name, value in found.groupdict().items():
+                        if value and name not in values:
+                            values[name] = value
+                    break
+            if wanted <= values.keys():
+                break
+        return values
 
     # -- fuzzy ---------------------------------------------------------------------------
 

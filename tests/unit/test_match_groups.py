@@ -54,6 +54,30 @@ def test_each_match_has_its_own_groups() -> None:
     assert len({hash(m) for m in matches}) == 2  # still hashable
 
 
+APT = make("linux/apt-key", r"Missing key (?P<keyid>[0-9A-F]{8,40})\b|The repository '[^']*' is not signed")
+APT_30 = """Err:4 http://molior.info/1.4/buster stable InRelease
+  Sub-process /usr/bin/sqv returned an error code (1), error message is: Missing key 763F8F0085BF681E, which is needed to verify signature.
+Warning: OpenPGP signature verification failed: http://molior.info/1.4/buster stable InRelease: Sub-process /usr/bin/sqv returned an error code (1), error message is: Missing key 763F8F0085BF681E, which is needed to verify signature.
+Error: The repository 'http://molior.info/1.4/buster stable InRelease' is not signed.
+Notice: Updating from such a repository can't be done securely, and is therefore disabled by default.
+"""
+
+
+def test_a_value_missing_on_the_matched_line_comes_from_a_nearby_line_of_the_same_error() -> None:
+    top = Matcher([APT]).best(APT_30)
+    assert top is not None and "is not signed" in top.line  # the Error: line still ranks first
+    assert top.groups == {"keyid": "763F8F0085BF681E"}  # from the Missing key line above it
+
+
+def test_the_matched_lines_own_value_wins_and_far_lines_give_nothing() -> None:
+    near = "Error: listen EADDRINUSE: address already in use :::4000\n" + "x\n" * 3 + \
+        "Error: listen EADDRINUSE: address already in use :::3000\n"
+    assert Matcher([PORT]).best(near).groups == {"port": "3000"}  # the last line's own value
+    far = "Missing key 763F8F0085BF681E\n" + "unrelated\n" * 30 + "Error: The repository 'x' is not signed.\n"
+    top = Matcher([APT]).best(far)
+    assert "is not signed" in top.line and top.groups == {}  # 30 lines away: another error's
+
+
 def test_cli_match_json_shows_groups(tmp_path) -> None:
     kb = tmp_path / "kb.json"
     kb.write_text(json.dumps([MODULE.model_dump(mode="json")]), encoding="utf-8")
