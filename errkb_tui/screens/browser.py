@@ -62,7 +62,8 @@ class BrowserScreen(RecordScreen):
                                                                  screen.results)
                 yield RecordList(id="list").data_bind(screen.results, screen.selection, screen.evidence)
             yield DetailPane(today=self.today, id="detail").data_bind(
-                screen.kb, screen.selection, screen.lang, screen.last_match, screen.evidence, screen.followup)
+                screen.kb, screen.selection, screen.lang, screen.last_match, screen.evidence, screen.followup,
+                screen.search_text)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -13,7 +13,7 @@ from errkb_tui.widgets.header import StatusHeader
 from errkb_tui.widgets.record_list import RecordList
 
 from ..helpers import FailingBackend
-from .conftest import build_app, settle
+from .conftest import build_app, settle, wait_for
 
 SEED = "pytorch/ddp-bucket-view-error"
 
@@ -66,6 +66,29 @@ async def test_typing_that_keeps_the_selection_does_not_re_lay_out_the_screen(mo
         assert app.screen.query_one(Input).value == "ddp mo"
         assert app.selection.id == selected
         assert layouts == []
+
+
+async def test_keys_that_keep_the_top_row_still_postpone_the_detail(monkeypatch):
+    """The detail follows the top row once typing pauses: a key that leaves the top row as
+    it was is typing too, so the pending fill waits on instead of landing between keys."""
+    import errkb_tui.widgets.detail as detail
+
+    monkeypatch.setattr(detail, "DETAIL_AFTER_TYPING", 60.0)  # no pause happens in this test
+    app = build_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        pane = app.screen.query_one(DetailPane)
+        shown = pane.record.id
+        await pilot.press("slash", *"ddp")
+        assert await wait_for(pilot, app, lambda: app.results.query == "ddp" and app.selection.id != shown)
+        assert pane._pending and pane._timer is not None
+        waiting = pane._timer
+        selected = app.selection.id
+        await pilot.press(*" mo")
+        assert await wait_for(pilot, app, lambda: app.results.query == "ddp mo")
+        assert app.selection.id == selected
+        assert pane._pending and pane._timer is not None and pane._timer is not waiting
+        assert pane.record.id == shown  # typing has not paused: the pane still waits
 
 
 async def test_a_query_wider_than_the_filter_scrolls_to_keep_the_cursor_in_view():
