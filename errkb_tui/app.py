@@ -90,30 +90,32 @@ class ErrKBApp(App[int]):
     ]
     ENABLE_COMMAND_PALETTE = True
 
-    kb: reactive[KB | None] = reactive(None)
+    # State, not looks: widgets bound to it repaint themselves. A repainting reactive here
+    # would mark the whole screen dirty on every key typed (a full redraw each time).
+    kb: reactive[KB | None] = reactive(None, repaint=False)
     """The loaded KB (None while loading; a partial KB while a large one loads)."""
-    results: reactive[Results] = reactive(EMPTY)
+    results: reactive[Results] = reactive(EMPTY, repaint=False)
     """The records listed for the current query and facet, in order."""
-    search_text: reactive[str] = reactive("")
+    search_text: reactive[str] = reactive("", repaint=False)
     """The filter text."""
-    facet: reactive[Facet] = reactive(ALL)
+    facet: reactive[Facet] = reactive(ALL, repaint=False)
     """The domain/category being browsed."""
-    selection: reactive[Selection] = reactive(Selection())
+    selection: reactive[Selection] = reactive(Selection(), repaint=False)
     """The record every screen shows and every key acts on."""
-    lang: reactive[str] = reactive("en")
+    lang: reactive[str] = reactive("en", repaint=False)
     """``en`` or ``zh``: the language of the detail."""
-    watching: reactive[bool] = reactive(False, init=False)
+    watching: reactive[bool] = reactive(False, init=False, repaint=False)
     """Whether the clipboard watcher runs."""
-    last_match: reactive[MatchContext | None] = reactive(None)
+    last_match: reactive[MatchContext | None] = reactive(None, repaint=False)
     """The last match that selected a record (its line and captured values)."""
-    records_read: reactive[int] = reactive(0)
+    records_read: reactive[int] = reactive(0, repaint=False)
     """Records read so far while the KB loads."""
-    loaded: reactive[bool] = reactive(False)
+    loaded: reactive[bool] = reactive(False, repaint=False)
     """Whether the whole KB is loaded (False while only its first records are)."""
-    evidence: reactive[Evidence | None] = reactive(None)
+    evidence: reactive[Evidence | None] = reactive(None, repaint=False)
     """The user's outcomes and a team's counts (None until read); a new value each time
     they change, so every view bound to it follows."""
-    followup: reactive[FollowUp | None] = reactive(None)
+    followup: reactive[FollowUp | None] = reactive(None, repaint=False)
     """The one question after a copy: did that fix work? (None: nothing to ask)."""
 
     def __init__(

@@ -49,18 +49,20 @@ RECORD_BINDINGS = [
 class RecordScreen(Screen[None]):
     """A screen with a :class:`DetailPane` showing the App's selected record."""
 
-    kb: reactive[KB | None] = reactive(None)
-    results: reactive[Results] = reactive(EMPTY)
-    search_text: reactive[str] = reactive("")
-    facet: reactive[Facet] = reactive(ALL)
-    selection: reactive[Selection] = reactive(Selection())
-    lang: reactive[str] = reactive("en")
-    watching: reactive[bool] = reactive(False)
-    last_match: reactive[MatchContext | None] = reactive(None)
-    records_read: reactive[int] = reactive(0)
-    loaded: reactive[bool] = reactive(False)
-    evidence: reactive[Evidence | None] = reactive(None)
-    followup: reactive[FollowUp | None] = reactive(None)
+    # State, not looks: widgets bound to it repaint themselves. A repainting reactive here
+    # would mark the whole screen dirty on every key typed (a full redraw each time).
+    kb: reactive[KB | None] = reactive(None, repaint=False)
+    results: reactive[Results] = reactive(EMPTY, repaint=False)
+    search_text: reactive[str] = reactive("", repaint=False)
+    facet: reactive[Facet] = reactive(ALL, repaint=False)
+    selection: reactive[Selection] = reactive(Selection(), repaint=False)
+    lang: reactive[str] = reactive("en", repaint=False)
+    watching: reactive[bool] = reactive(False, repaint=False)
+    last_match: reactive[MatchContext | None] = reactive(None, repaint=False)
+    records_read: reactive[int] = reactive(0, repaint=False)
+    loaded: reactive[bool] = reactive(False, repaint=False)
+    evidence: reactive[Evidence | None] = reactive(None, repaint=False)
+    followup: reactive[FollowUp | None] = reactive(None, repaint=False)
 
     def __init__(self, today: datetime.date | None = None) -> None:
         super().__init__()

@@ -161,6 +161,29 @@ async def test_colours_follow_the_theme():
             pane = app.screen.query_one(DetailPane)
             assert pane._style("bad").color.triplet.hex.lower() == app.theme_variables["error"].lower(), theme
             assert pane._style("good").color.triplet.hex.lower() == app.theme_variables["success"].lower(), theme
+            # the list keeps its styles between keys; a new theme must reach its rows too
+            record_list = app.screen.query_one(RecordList)
+            row = record_list.render_line(2)  # the second record: not the cursor row
+            assert list(row)[0].style.bgcolor == record_list.rich_style.bgcolor, theme
+            assert record_list._style() == record_list.rich_style, theme
+
+
+async def test_typing_repaints_the_parts_that_change_not_the_whole_screen(monkeypatch):
+    """The App's and screens' state is not looks: setting it on each key used to mark the
+    whole screen dirty, so every key redrew every widget."""
+    app = build_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("slash")
+        await settle(pilot, app)
+        compositor = app.screen._compositor
+        full = []
+        real = compositor.render_full_update
+        monkeypatch.setattr(compositor, "render_full_update", lambda *a, **k: (full.append(1), real(*a, **k))[1])
+        await pilot.press(*"ddp mo")
+        await settle(pilot, app)
+        assert app.results.query == "ddp mo"
+        assert full == []
 
 
 async def test_keys_typed_straight_after_slash_land_in_the_filter():
