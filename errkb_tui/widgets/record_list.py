@@ -96,6 +96,9 @@ class RecordList(Widget, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.cursor: int | None = None  # row of the selected record, None if not listed
         self._cache: dict[tuple, Strip] = {}
+        #: Rich styles by (component or "", focused): computing one walks the DOM, and
+        #: every row and scrollbar cell asks for several on each key typed.
+        self._styles: dict[tuple[str, bool], Style] = {}
         self._top = 0  # first row on screen
         # Ids this list asked for that the App has not echoed back yet, oldest first: while
         # a key is held, an older echo must not pull the cursor back.
@@ -246,6 +249,15 @@ class RecordList(Widget, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._cache.clear()
+        self._styles.clear()
+
+    def _style(self, name: str = "") -> Style:
+        """The widget's rich style (``name`` empty) or a component's, as CSS gives it now."""
+        key = (name, self.has_focus)
+        style = self._styles.get(key)
+        if style is None:
+            style = self._styles[key] = self.get_component_rich_style(name) if name else self.rich_style
+        return style
 
     # -- rendering -----------------------------------------------------------------------
 
@@ -257,7 +269,7 @@ class RecordList(Widget, can_focus=True):
         row, part = divmod(y, ROW_HEIGHT)
         row += self._top
         if row >= len(results):
-            strip = Strip.blank(inner, self.rich_style)
+            strip = Strip.blank(inner, self._style())
         else:
             selected = row == self.cursor
             key = (row, part, inner, selected, self.has_focus)
@@ -280,7 +292,7 @@ class RecordList(Widget, can_focus=True):
         thumb = max(1, round(height * visible / total))
         start = round((height - thumb) * self._top / max(1, total - visible))
         name = "record-list--scrollbar-thumb" if start <= y < start + thumb else "record-list--scrollbar"
-        return Segment("▐", self.rich_style + self.get_component_rich_style(name))
+        return Segment("▐", self._style() + self._style(name))
 
     def _row_rate(self, record: RecordSummary) -> tuple[float, str]:
         return _short_rate(record, self.evidence)
@@ -288,14 +300,14 @@ class RecordList(Widget, can_focus=True):
     def _fg(self, name: str) -> Style:
         """A component's colour and text style without its background, so the cursor row's
         background shows under every part of the row."""
-        style = self.get_component_rich_style(name)
+        style = self._style(name)
         return Style(color=style.color, bold=style.bold, italic=style.italic, underline=style.underline)
 
     def _render_row(self, record: RecordSummary, part: int, width: int, selected: bool) -> Strip:
-        base = self.rich_style
+        base = self._style()
         if selected:
             name = "record-list--cursor" if self.has_focus else "record-list--cursor-blurred"
-            base = base + self.get_component_rich_style(name)
+            base = base + self._style(name)
         marker = Segment("▌ " if selected and part == 0 else "  ", base + Style(bold=True))
         inner = max(0, width - 2)
         if part == 0:
