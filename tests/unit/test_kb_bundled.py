@@ -273,3 +273,53 @@ CATEGORIES = {
 
 def test_bundled_records_use_the_category_vocabulary(kb):
     assert sorted({(r.category, r.id) for r in kb.records if r.category not in CATEGORIES}) == []
+
+
+#: Names that, in a Python snippet, can only mean a module (or a class imported from one).
+MODULE_NAMES = frozenset({
+    "torch", "nn", "F", "DataLoader", "dist", "DDP", "tf", "np", "pd", "json", "re", "os", "sys",
+    "requests", "asyncio", "multiprocessing", "threading", "pytest", "subprocess", "pickle",
+    "AutoTokenizer", "AutoModel", "AutoModelForCausalLM", "AutoModelForSequenceClassification",
+})
+
+
+def _unimported_modules(code: str) -> set[str]:
+    import ast
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        tree = ast.parse(code)
+    bound = {alias.asname or alias.name.split(".")[0]
+             for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+             for alias in node.names}
+    bound |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    used = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+    return (used & MODULE_NAMES) - bound
+
+
+def test_python_snippets_import_the_modules_they_use(kb):
+    """A workaround's Python is copied to be run: it may stand for the user's own objects
+    (``model``, ``df``) but imports every module it names."""
+    import ast
+    import warnings
+
+    from errkb_tui.placeholders import PLACEHOLDER
+
+    missing = []
+    for summary in kb.records:
+        record = kb.get(summary.id)
+        for number, workaround in enumerate(record.workarounds):
+            code = PLACEHOLDER.sub(lambda m: m.group(2) or m.group(1), workaround.how or "")
+            with warnings.catch_warnings():  # shell's backslashes are not Python escapes
+                warnings.simplefilter("ignore", SyntaxWarning)
+                warnings.simplefilter("ignore", DeprecationWarning)
+                try:
+                    ast.parse(code)
+                except SyntaxError:
+                    continue  # shell, YAML, JavaScript...: not Python
+            names = _unimported_modules(code)
+            if names:
+                missing.append(f"{summary.id} workaround {number + 1}: {sorted(names)}")
+    assert missing == []
