@@ -20,7 +20,7 @@ from textual import events, on, work
 from textual.actions import SkipAction
 from textual.app import App
 from textual.binding import Binding
-from textual.reactive import reactive
+from textual.reactive import reactive, var
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -89,32 +89,32 @@ class ErrKBApp(App[int]):
     ]
     ENABLE_COMMAND_PALETTE = True
 
-    # State, not looks: widgets bound to it repaint themselves. A repainting reactive here
-    # would mark the whole screen dirty on every key typed (a full redraw each time).
-    kb: reactive[KB | None] = reactive(None, repaint=False)
+    # State, not looks (``var``: no repaint): widgets bound to it repaint themselves. A
+    # repainting reactive here would redraw the whole screen on every key typed.
+    kb: reactive[KB | None] = var(None)
     """The loaded KB (None while loading; a partial KB while a large one loads)."""
-    results: reactive[Results] = reactive(EMPTY, repaint=False)
+    results: reactive[Results] = var(EMPTY)
     """The records listed for the current query and facet, in order."""
-    search_text: reactive[str] = reactive("", repaint=False)
+    search_text: reactive[str] = var("")
     """The filter text."""
-    facet: reactive[Facet] = reactive(ALL, repaint=False)
+    facet: reactive[Facet] = var(ALL)
     """The domain/category being browsed."""
-    selection: reactive[Selection] = reactive(Selection(), repaint=False)
+    selection: reactive[Selection] = var(Selection())
     """The record every screen shows and every key acts on."""
-    lang: reactive[str] = reactive("en", repaint=False)
+    lang: reactive[str] = var("en")
     """``en`` or ``zh``: the language of the detail."""
-    watching: reactive[bool] = reactive(False, init=False, repaint=False)
+    watching: reactive[bool] = var(False, init=False)
     """Whether the clipboard watcher runs."""
-    last_match: reactive[MatchContext | None] = reactive(None, repaint=False)
+    last_match: reactive[MatchContext | None] = var(None)
     """The last match that selected a record (its line and captured values)."""
-    records_read: reactive[int] = reactive(0, repaint=False)
+    records_read: reactive[int] = var(0)
     """Records read so far while the KB loads."""
-    loaded: reactive[bool] = reactive(False, repaint=False)
+    loaded: reactive[bool] = var(False)
     """Whether the whole KB is loaded (False while only its first records are)."""
-    evidence: reactive[Evidence | None] = reactive(None, repaint=False)
+    evidence: reactive[Evidence | None] = var(None)
     """The user's outcomes and a team's counts (None until read); a new value each time
     they change, so every view bound to it follows."""
-    followup: reactive[FollowUp | None] = reactive(None, repaint=False)
+    followup: reactive[FollowUp | None] = var(None)
     """The one question after a copy: did that fix work? (None: nothing to ask)."""
 
     def __init__(

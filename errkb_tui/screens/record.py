@@ -12,7 +12,7 @@ import datetime
 from textual import on, work
 from textual.binding import Binding
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import reactive, var
 from textual.screen import Screen
 
 from ..kb import KB
@@ -49,20 +49,20 @@ RECORD_BINDINGS = [
 class RecordScreen(Screen[None]):
     """A screen with a :class:`DetailPane` showing the App's selected record."""
 
-    # State, not looks: widgets bound to it repaint themselves. A repainting reactive here
-    # would mark the whole screen dirty on every key typed (a full redraw each time).
-    kb: reactive[KB | None] = reactive(None, repaint=False)
-    results: reactive[Results] = reactive(EMPTY, repaint=False)
-    search_text: reactive[str] = reactive("", repaint=False)
-    facet: reactive[Facet] = reactive(ALL, repaint=False)
-    selection: reactive[Selection] = reactive(Selection(), repaint=False)
-    lang: reactive[str] = reactive("en", repaint=False)
-    watching: reactive[bool] = reactive(False, repaint=False)
-    last_match: reactive[MatchContext | None] = reactive(None, repaint=False)
-    records_read: reactive[int] = reactive(0, repaint=False)
-    loaded: reactive[bool] = reactive(False, repaint=False)
-    evidence: reactive[Evidence | None] = reactive(None, repaint=False)
-    followup: reactive[FollowUp | None] = reactive(None, repaint=False)
+    # State, not looks (``var``: no repaint): widgets bound to it repaint themselves. A
+    # repainting reactive here would redraw the whole screen on every key typed.
+    kb: reactive[KB | None] = var(None)
+    results: reactive[Results] = var(EMPTY)
+    search_text: reactive[str] = var("")
+    facet: reactive[Facet] = var(ALL)
+    selection: reactive[Selection] = var(Selection())
+    lang: reactive[str] = var("en")
+    watching: reactive[bool] = var(False)
+    last_match: reactive[MatchContext | None] = var(None)
+    records_read: reactive[int] = var(0)
+    loaded: reactive[bool] = var(False)
+    evidence: reactive[Evidence | None] = var(None)
+    followup: reactive[FollowUp | None] = var(None)
 
     def __init__(self, today: datetime.date | None = None) -> None:
         super().__init__()
