@@ -1,9 +1,10 @@
 """The Textual application: the one owner of the browser's state.
 
 State (the KB, query, facet, results, the selected record, language, watching, the last
-match) lives here as reactives and flows down: every screen is given it with
-``data_bind`` and passes it on to its widgets the same way. Events flow up as messages
-(:mod:`errkb_tui.messages`); only this class changes the state. Slow work (loading,
+match) lives here, as the reactives declared in :mod:`errkb_tui.appstate`, and flows
+down: every screen is given it with ``data_bind`` and passes it on to its widgets the same
+way. Events flow up as messages (:mod:`errkb_tui.messages`); only this class changes the
+state. Slow work (loading,
 searching a large KB, matching, clipboard calls) runs in workers that post messages.
 """
 
@@ -20,10 +21,10 @@ from textual import events, on, work
 from textual.actions import SkipAction
 from textual.app import App
 from textual.binding import Binding
-from textual.reactive import reactive, var
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from .appstate import STATE, AppState
 from .capture import Capture, saved_note, with_source
 from .clipboard import ClipboardError, GuardedClipboard, PyperclipBackend
 from .commands import ErrKBCommands
@@ -40,7 +41,7 @@ from .messages import (
 from .model import DeadEnd, Record, Workaround
 from .outcomes import item_hash
 from .search import SearchIndex, SearchResult
-from .state import ALL, EMPTY, Cause, Facet, FollowUp, MatchContext, Results, Selection
+from .state import ALL, Cause, Facet, FollowUp, MatchContext, Results, Selection
 from .text import cell_truncate
 from .trust import Evidence
 from .userdata import cache_dir
@@ -58,16 +59,13 @@ PARTIAL_EVERY = 4.0
 FIRST_ROWS_WAIT = 1.0
 #: Candidates within this score of the best one are "close": the user picks.
 CLOSE_SCORE = 0.04
-#: The reactives every record screen is given (see :meth:`ErrKBApp.bind_state`).
-STATE = ("kb", "loaded", "results", "search_text", "facet", "selection", "lang", "watching", "last_match",
-         "records_read", "evidence", "followup")
 #: Seconds between checks of the outcomes log for lines another instance appended.
 OUTCOMES_RECHECK = 5.0
 #: How a recorded outcome is put in its toast.
 VERDICT_WORDS = {"worked": "worked", "failed": "did not work", "tried_failed": "was tried and failed"}
 
 
-class ErrKBApp(App[int]):
+class ErrKBApp(AppState, App[int]):
     """errkb-tui: browse the KB; match what you copy."""
 
     CSS_PATH = "app.tcss"
@@ -88,34 +86,6 @@ class ErrKBApp(App[int]):
         Binding("ctrl+q,q", "quit", "Quit", tooltip="Quit errkb-tui (q: not while typing)", id="app.quit"),
     ]
     ENABLE_COMMAND_PALETTE = True
-
-    # State, not looks (``var``: no repaint): widgets bound to it repaint themselves. A
-    # repainting reactive here would redraw the whole screen on every key typed.
-    kb: reactive[KB | None] = var(None)
-    """The loaded KB (None while loading; a partial KB while a large one loads)."""
-    results: reactive[Results] = var(EMPTY)
-    """The records listed for the current query and facet, in order."""
-    search_text: reactive[str] = var("")
-    """The filter text."""
-    facet: reactive[Facet] = var(ALL)
-    """The domain/category being browsed."""
-    selection: reactive[Selection] = var(Selection())
-    """The record every screen shows and every key acts on."""
-    lang: reactive[str] = var("en")
-    """``en`` or ``zh``: the language of the detail."""
-    watching: reactive[bool] = var(False, init=False)
-    """Whether the clipboard watcher runs."""
-    last_match: reactive[MatchContext | None] = var(None)
-    """The last match that selected a record (its line and captured values)."""
-    records_read: reactive[int] = var(0)
-    """Records read so far while the KB loads."""
-    loaded: reactive[bool] = var(False)
-    """Whether the whole KB is loaded (False while only its first records are)."""
-    evidence: reactive[Evidence | None] = var(None)
-    """The user's outcomes and a team's counts (None until read); a new value each time
-    they change, so every view bound to it follows."""
-    followup: reactive[FollowUp | None] = var(None)
-    """The one question after a copy: did that fix work? (None: nothing to ask)."""
 
     def __init__(
         self,

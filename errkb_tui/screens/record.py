@@ -12,17 +12,14 @@ import datetime
 from textual import on, work
 from textual.binding import Binding
 from textual.message import Message
-from textual.reactive import reactive, var
 from textual.screen import Screen
 
-from ..kb import KB
+from ..appstate import AppState
 from ..messages import CopyRequested, FixCopied, FollowUpAnswered, HistoryStep, RecordChosen
 from ..model import Record
 from ..opener import open_quietly
 from ..outcomes import item_hash
 from ..placeholders import fill, prompts, record_examples
-from ..state import ALL, EMPTY, Facet, FollowUp, MatchContext, Results, Selection
-from ..trust import Evidence
 from ..widgets.detail import CopyWorkaround, DetailPane, OpenRecord, WorkaroundCard
 
 RECORD_BINDINGS = [
@@ -46,23 +43,8 @@ RECORD_BINDINGS = [
 ]
 
 
-class RecordScreen(Screen[None]):
+class RecordScreen(AppState, Screen[None]):
     """A screen with a :class:`DetailPane` showing the App's selected record."""
-
-    # State, not looks (``var``: no repaint): widgets bound to it repaint themselves. A
-    # repainting reactive here would redraw the whole screen on every key typed.
-    kb: reactive[KB | None] = var(None)
-    results: reactive[Results] = var(EMPTY)
-    search_text: reactive[str] = var("")
-    facet: reactive[Facet] = var(ALL)
-    selection: reactive[Selection] = var(Selection())
-    lang: reactive[str] = var("en")
-    watching: reactive[bool] = var(False)
-    last_match: reactive[MatchContext | None] = var(None)
-    records_read: reactive[int] = var(0)
-    loaded: reactive[bool] = var(False)
-    evidence: reactive[Evidence | None] = var(None)
-    followup: reactive[FollowUp | None] = var(None)
 
     def __init__(self, today: datetime.date | None = None) -> None:
         super().__init__()
