@@ -4,8 +4,8 @@ State (the KB, query, facet, results, the selected record, language, watching, t
 match) lives here, as the reactives declared in :mod:`errkb_tui.appstate`, and flows
 down: every screen is given it with ``data_bind`` and passes it on to its widgets the same
 way. Events flow up as messages (:mod:`errkb_tui.messages`); only this class changes the
-state. Slow work (loading,
-searching a large KB, matching, clipboard calls) runs in workers that post messages.
+state. Slow work (loading, searching a large KB, matching, clipboard calls) runs in
+workers that post messages.
 """
 
 from __future__ import annotations
