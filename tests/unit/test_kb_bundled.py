@@ -329,3 +329,46 @@ def test_python_snippets_import_the_modules_they_use(kb):
             if names:
                 missing.append(f"{summary.id} workaround {number + 1}: {sorted(names)}")
     assert missing == []
+
+
+# Words zsh (the macOS default shell) would expand as file patterns and abort on with "no
+# matches found" when nothing matches: a `--option=*.ext` value, or a package's extras
+# (`pip install transformers[torch]`). Bash passes them through, so they look fine on Linux.
+ZSH_GLOB_WORDS = re.compile(
+    r"(?:^|\s)(--[\w-]+=[^\s]*[*?\[][^\s]*)"
+    r"|^(?:sudo\s+)?(?:pip3?|pipx|uv(?:\s+pip)?|poetry|python3?\s+-m\s+pip)\s+(?:install|add)\b"
+    r".*?\s([\w.-]+\[[\w,. -]*\])")
+QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+
+def zsh_glob_words(how: str) -> list[str]:
+    """Unquoted words in the shell lines of ``how`` that zsh would try to match as files."""
+    found = []
+    for line in how.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", "//")):
+            continue
+        bare = QUOTED.sub("''", line).split(" #")[0]
+        found += [word for match in ZSH_GLOB_WORDS.finditer(bare) for word in match.groups() if word]
+    return found
+
+
+def test_zsh_glob_words_are_found_only_where_unquoted():
+    assert zsh_glob_words('grep -rnE "np\\.float" --include=*.py .') == ["--include=*.py"]
+    assert zsh_glob_words("grep -rn x --include='*.py' .") == []
+    assert zsh_glob_words("pip install transformers[torch] accelerate") == ["transformers[torch]"]
+    assert zsh_glob_words("pip install 'transformers[torch]'") == []
+    assert zsh_glob_words("# pip install transformers[torch]") == []
+    assert zsh_glob_words("x = arr[mask]") == []
+
+
+def test_shell_recipes_quote_what_zsh_would_expand(kb):
+    """A recipe copied into zsh must not die with "no matches found" before it runs."""
+    bad = []
+    for summary in kb.records:
+        record = kb.get(summary.id)
+        for number, workaround in enumerate(record.workarounds):
+            words = zsh_glob_words(workaround.how or "")
+            if words:
+                bad.append(f"{summary.id} workaround {number + 1}: {words}")
+    assert bad == []
