@@ -126,7 +126,8 @@ def test_without_a_match_the_copy_asks_with_the_example(bundled) -> None:
     record = kb.get("kubernetes/crashloopbackoff")
     # workaround 1 names pod and namespace without examples; the record's others give them
     asked = prompts(record.workarounds[1].how, {}, record_examples(record))
-    assert asked == [("namespace", "default"), ("pod", "payments-api-6d8f9c7b5-x2kqp")]
+    assert asked == [("namespace", "default"), ("pod", "payments-api-6d8f9c7b5-x2kqp"),
+                     ("probe_path", "/healthz"), ("probe_port", "8080")]
 
 
 def test_every_record_with_groups_gets_them_from_its_corpus(bundled) -> None:
