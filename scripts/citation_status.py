@@ -35,6 +35,11 @@ FIELDS = ("record", "claim", "url", "verdict", "date", "checker", "note")
 VERDICTS = ("kept", "removed", "unverified", "prior")
 
 
+def claim_key(record_id: str, claim: str, url: str) -> tuple[str, str, str]:
+    """What a reading covers: the record, the kind of claim (``W`` or ``D``) and the URL."""
+    return record_id, claim[:1], url
+
+
 def kb_citations(data_dir: Path = ROOT / "data"):
     """Yield (record id, claim label, url) for every citation in the bundled KB."""
     for path in sorted(data_dir.glob("*/*.json")):
@@ -61,20 +66,20 @@ def ledger_lines(ledger_dir: Path = LEDGER_DIR):
     return rows, problems
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, data_dir: Path = ROOT / "data",
+         ledger_dir: Path = LEDGER_DIR) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--unchecked", action="store_true",
                         help="list citations with no ledger line")
     parser.add_argument("prefixes", nargs="*", help="record ids or id prefixes")
     args = parser.parse_args(argv)
 
-    rows, problems = ledger_lines()
-    read = {(row["record"], row["claim"][:1], row["url"])
-            for row in rows if row["verdict"] != "removed"}
+    rows, problems = ledger_lines(ledger_dir)
+    read = {claim_key(row["record"], row["claim"], row["url"]) for row in rows if row["verdict"] != "removed"}
     verdicts = Counter(row["verdict"] for row in rows)
-    citations = [c for c in kb_citations()
+    citations = [c for c in kb_citations(data_dir)
                  if not args.prefixes or any(c[0].startswith(p) for p in args.prefixes)]
-    unchecked = [c for c in citations if (c[0], c[1][:1], c[2]) not in read]
+    unchecked = [c for c in citations if claim_key(*c) not in read]
 
     if args.unchecked:
         for record_id, claim, url in unchecked:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scripts.citation_status import kb_citations, ledger_lines, main
+from scripts.citation_status import claim_key, kb_citations, ledger_lines, main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -12,9 +12,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_every_ledger_line_is_well_formed_and_names_a_bundled_record() -> None:
     rows, problems = ledger_lines()
     assert problems == []
-    records = {record_id for record_id, _claim, _url in kb_citations()}
     bundled = {path.relative_to(ROOT / "data").with_suffix("").as_posix()
                for path in (ROOT / "data").glob("*/*.json")}
+    records = {record_id for record_id, _claim, _url in kb_citations()}
     assert records <= bundled
     unknown = sorted({row["record"] for row in rows} - bundled)
     assert unknown == []
@@ -25,18 +25,16 @@ def test_every_ledger_line_is_well_formed_and_names_a_bundled_record() -> None:
 
 def test_a_citation_logged_as_removed_is_gone_from_its_record() -> None:
     rows, _problems = ledger_lines()
-    removed = {(r["record"], r["claim"][:1], r["url"]) for r in rows if r["verdict"] == "removed"}
+    removed = {claim_key(r["record"], r["claim"], r["url"]) for r in rows if r["verdict"] == "removed"}
     # A page removed from one claim may be re-added later to a claim it does back, with a
     # line saying so; only removals nobody took back must be gone.
-    taken_back = {(r["record"], r["claim"][:1], r["url"]) for r in rows if r["verdict"] != "removed"}
-    cited = {(record_id, claim[:1], url) for record_id, claim, url in kb_citations()}
+    taken_back = {claim_key(r["record"], r["claim"], r["url"]) for r in rows if r["verdict"] != "removed"}
+    cited = {claim_key(*citation) for citation in kb_citations()}
     assert sorted((removed - taken_back) & cited) == []
 
 
 def test_status_counts_a_citation_as_read_only_with_a_line_for_its_kind_of_claim(
-        tmp_path: Path, monkeypatch, capsys) -> None:
-    import scripts.citation_status as status
-
+        tmp_path: Path, capsys) -> None:
     data = tmp_path / "data" / "demo"
     data.mkdir(parents=True)
     (data / "one.json").write_text(
@@ -47,13 +45,10 @@ def test_status_counts_a_citation_as_read_only_with_a_line_for_its_kind_of_claim
     (ledger / "citations-x.tsv").write_text(
         "demo/one\tW1\thttps://a\tkept\t2026-12-01\tme\tworked there\n"
         "demo/one\tW1\thttps://b\tnonsense\n", encoding="utf-8")
-    monkeypatch.setattr(status, "LEDGER_DIR", ledger)
-    monkeypatch.setattr(status, "kb_citations",
-                        lambda: kb_citations(tmp_path / "data"))
-    monkeypatch.setattr(status, "ledger_lines", lambda: ledger_lines(ledger))
 
-    assert main(["--unchecked"]) == 1  # the malformed line is reported
+    status = main(["--unchecked"], data_dir=tmp_path / "data", ledger_dir=ledger)
     out, err = capsys.readouterr()
+    assert status == 1  # the malformed line is reported
     # The workaround's https://a was read; the dead end's https://a was not, nor https://b.
     assert out.splitlines() == ["demo/one\tD1\thttps://a", "demo/one\tW1\thttps://b"]
     assert "citations-x.tsv:2" in err

@@ -300,6 +300,13 @@ def _unimported_modules(code: str) -> set[str]:
     return (used & MODULE_NAMES) - bound
 
 
+def _recipes(kb):
+    """Every workaround's ``how`` in the KB, with where it is ("<id> workaround <n>")."""
+    for summary in kb.records:
+        for number, workaround in enumerate(kb.get(summary.id).workarounds, start=1):
+            yield f"{summary.id} workaround {number}", workaround.how or ""
+
+
 INI_SECTION = re.compile(r"^\[[\w.:\- ]+\]\s*$", re.MULTILINE)
 
 
@@ -312,22 +319,20 @@ def test_python_snippets_import_the_modules_they_use(kb):
     from errkb_tui.placeholders import PLACEHOLDER
 
     missing = []
-    for summary in kb.records:
-        record = kb.get(summary.id)
-        for number, workaround in enumerate(record.workarounds):
-            code = PLACEHOLDER.sub(lambda m: m.group(2) or m.group(1), workaround.how or "")
-            if INI_SECTION.search(code):
-                continue  # pytest.ini, setup.cfg, TOML: `[pytest]` parses as Python too
-            with warnings.catch_warnings():  # shell's backslashes are not Python escapes
-                warnings.simplefilter("ignore", SyntaxWarning)
-                warnings.simplefilter("ignore", DeprecationWarning)
-                try:
-                    ast.parse(code)
-                except SyntaxError:
-                    continue  # shell, YAML, JavaScript...: not Python
-            names = _unimported_modules(code)
-            if names:
-                missing.append(f"{summary.id} workaround {number + 1}: {sorted(names)}")
+    for where, how in _recipes(kb):
+        code = PLACEHOLDER.sub(lambda m: m.group(2) or m.group(1), how)
+        if INI_SECTION.search(code):
+            continue  # pytest.ini, setup.cfg, TOML: `[pytest]` parses as Python too
+        with warnings.catch_warnings():  # shell's backslashes are not Python escapes
+            warnings.simplefilter("ignore", SyntaxWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            try:
+                ast.parse(code)
+            except SyntaxError:
+                continue  # shell, YAML, JavaScript...: not Python
+        names = _unimported_modules(code)
+        if names:
+            missing.append(f"{where}: {sorted(names)}")
     assert missing == []
 
 
@@ -364,11 +369,5 @@ def test_zsh_glob_words_are_found_only_where_unquoted():
 
 def test_shell_recipes_quote_what_zsh_would_expand(kb):
     """A recipe copied into zsh must not die with "no matches found" before it runs."""
-    bad = []
-    for summary in kb.records:
-        record = kb.get(summary.id)
-        for number, workaround in enumerate(record.workarounds):
-            words = zsh_glob_words(workaround.how or "")
-            if words:
-                bad.append(f"{summary.id} workaround {number + 1}: {words}")
+    bad = [f"{where}: {words}" for where, how in _recipes(kb) if (words := zsh_glob_words(how))]
     assert bad == []
