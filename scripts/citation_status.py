@@ -3,6 +3,7 @@
     python scripts/citation_status.py                 # totals
     python scripts/citation_status.py --unchecked     # every citation nobody has read yet
     python scripts/citation_status.py --unchecked go/ docker/port-already-allocated
+    python scripts/citation_status.py --prior         # read only in the unlogged first pass
 
 A citation is a URL in a dead end's or a workaround's ``sources``. The ledger
 ``kb-checks/citations.tsv`` holds one line per reading: record id, claim (``W1`` is the
@@ -13,6 +14,8 @@ checker and a short note. Verdicts:
 - ``removed``: it does not; the URL was taken out of the record;
 - ``unverified``: the page could not be read (not stored, or cut off before the answer);
 - ``prior``: read in an earlier pass whose per-citation verdicts were not logged; kept.
+  Such a reading was made under a looser rule than the README's "What a source must show",
+  so ``--prior`` lists the citations that have no other reading, to be read again.
 
 Several ledger files (``kb-checks/citations*.tsv``) are read together, so helpers working in
 parallel can each append to their own. A citation counts as read when a line has its record,
@@ -71,22 +74,28 @@ def main(argv: list[str] | None = None, *, data_dir: Path = ROOT / "data",
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--unchecked", action="store_true",
                         help="list citations with no ledger line")
+    parser.add_argument("--prior", action="store_true",
+                        help="list citations whose only readings are 'prior'")
     parser.add_argument("prefixes", nargs="*", help="record ids or id prefixes")
     args = parser.parse_args(argv)
 
     rows, problems = ledger_lines(ledger_dir)
     read = {claim_key(row["record"], row["claim"], row["url"]) for row in rows if row["verdict"] != "removed"}
+    logged = {claim_key(row["record"], row["claim"], row["url"]) for row in rows
+              if row["verdict"] not in ("removed", "prior")}
     verdicts = Counter(row["verdict"] for row in rows)
     citations = [c for c in kb_citations(data_dir)
                  if not args.prefixes or any(c[0].startswith(p) for p in args.prefixes)]
     unchecked = [c for c in citations if claim_key(*c) not in read]
+    prior_only = [c for c in citations if claim_key(*c) in read - logged]
 
-    if args.unchecked:
-        for record_id, claim, url in unchecked:
+    if args.unchecked or args.prior:
+        for record_id, claim, url in unchecked if args.unchecked else prior_only:
             print(f"{record_id}\t{claim}\t{url}")
     else:
         print(f"citations in the KB: {len(citations)}")
-        print(f"  read: {len(citations) - len(unchecked)}, not yet read: {len(unchecked)}")
+        print(f"  read: {len(citations) - len(unchecked)} ({len(prior_only)} of them only in the "
+              f"unlogged first pass), not yet read: {len(unchecked)}")
         print("ledger verdicts: " + ", ".join(f"{v} {verdicts[v]}" for v in VERDICTS))
     for problem in problems:
         print(problem, file=sys.stderr)

@@ -52,3 +52,28 @@ def test_status_counts_a_citation_as_read_only_with_a_line_for_its_kind_of_claim
     # The workaround's https://a was read; the dead end's https://a was not, nor https://b.
     assert out.splitlines() == ["demo/one\tD1\thttps://a", "demo/one\tW1\thttps://b"]
     assert "citations-x.tsv:2" in err
+
+
+def test_prior_lists_citations_read_only_in_the_unlogged_pass(tmp_path: Path, capsys) -> None:
+    data = tmp_path / "data" / "demo"
+    data.mkdir(parents=True)
+    (data / "one.json").write_text(
+        '{"id": "demo/one", "dead_ends": [{"sources": ["https://a"]}],'
+        ' "workarounds": [{"sources": ["https://a", "https://b", "https://c"]}]}',
+        encoding="utf-8")
+    ledger = tmp_path / "kb-checks"
+    ledger.mkdir()
+    (ledger / "citations.tsv").write_text(
+        "demo/one\tD1\thttps://a\tprior\t2026-11-30\tpass\t\n"
+        "demo/one\tW1\thttps://a\tprior\t2026-11-30\tpass\t\n"
+        "demo/one\tW1\thttps://b\tprior\t2026-11-30\tpass\t\n", encoding="utf-8")
+    (ledger / "citations-x.tsv").write_text(
+        "demo/one\tW1\thttps://a\tkept\t2026-12-01\tme\tworked there\n", encoding="utf-8")
+
+    assert main(["--prior"], data_dir=tmp_path / "data", ledger_dir=ledger) == 0
+    out, _err = capsys.readouterr()
+    # W1's https://a was read again; https://c was never read at all (that is --unchecked).
+    assert out.splitlines() == ["demo/one\tD1\thttps://a", "demo/one\tW1\thttps://b"]
+    assert main([], data_dir=tmp_path / "data", ledger_dir=ledger) == 0
+    out, _err = capsys.readouterr()
+    assert "read: 3 (2 of them only in the unlogged first pass), not yet read: 1" in out
