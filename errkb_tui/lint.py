@@ -27,6 +27,7 @@ from .kb import KB, Origin, Problem, Severity, Source
 from .loader.jsontext import guess_line, key_parts, object_keys
 from .patterns import CONFIDENT_LITERALS, literal_length
 from .placeholders import placeholder_rules
+from .recipes import recipe_rules
 from .model import RESOLVABLE, ROOT_CAUSE_TYPES, VERIFICATION_TIERS, VERSION_STATUSES, Record
 from .team import TeamOutcomes
 from .trust import CHECKED_TIERS
@@ -138,6 +139,7 @@ def lint_record(record: Record, today: datetime.date | None = None) -> list[tupl
         if not _CJK.search(text):
             add("info", f"workarounds_zh[{index}]", "no Chinese text")
     out += placeholder_lint(record)
+    out += recipe_rules([workaround.how for workaround in record.workarounds])
     return out
 
 

@@ -10,6 +10,7 @@ import pytest
 from errkb_tui.kb import Source, bundled_data_dir
 from errkb_tui.loader import load_kb
 from errkb_tui.lint import lint_kb
+from errkb_tui.recipes import shell_comments, waiting_commands, zsh_glob_words
 from errkb_tui.match import Matcher
 from scripts.check_corpus import rank_problem, unlinked_confident
 from tests.corpus_cases import cases
@@ -336,35 +337,16 @@ def test_python_snippets_import_the_modules_they_use(kb):
     assert missing == []
 
 
-# Words zsh (the macOS default shell) would expand as file patterns and abort on with "no
-# matches found" when nothing matches: a `--option=*.ext` value, or a package's extras
-# (`pip install transformers[torch]`). Bash passes them through, so they look fine on Linux.
-ZSH_GLOB_WORDS = re.compile(
-    r"(?:^|\s)(--[\w-]+=[^\s]*[*?\[][^\s]*)"
-    r"|^(?:sudo\s+)?(?:pip3?|pipx|uv(?:\s+pip)?|poetry|python3?\s+-m\s+pip)\s+(?:install|add)\b"
-    r".*?\s([\w.-]+\[[\w,. -]*\])")
-QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+def test_commands_that_ask_at_the_terminal_come_last(kb):
+    """Lines pasted after `aws configure` or `gh auth login` become their answers."""
+    bad = [f"{where}: {found[0]!r}" for where, how in _recipes(kb) if (found := waiting_commands(how))]
+    assert bad == []
 
 
-def zsh_glob_words(how: str) -> list[str]:
-    """Unquoted words in the shell lines of ``how`` that zsh would try to match as files."""
-    found = []
-    for line in how.splitlines():
-        line = line.strip()
-        if not line or line.startswith(("#", "//")):
-            continue
-        bare = QUOTED.sub("''", line).split(" #")[0]
-        found += [word for match in ZSH_GLOB_WORDS.finditer(bare) for word in match.groups() if word]
-    return found
-
-
-def test_zsh_glob_words_are_found_only_where_unquoted():
-    assert zsh_glob_words('grep -rnE "np\\.float" --include=*.py .') == ["--include=*.py"]
-    assert zsh_glob_words("grep -rn x --include='*.py' .") == []
-    assert zsh_glob_words("pip install transformers[torch] accelerate") == ["transformers[torch]"]
-    assert zsh_glob_words("pip install 'transformers[torch]'") == []
-    assert zsh_glob_words("# pip install transformers[torch]") == []
-    assert zsh_glob_words("x = arr[mask]") == []
+def test_shell_recipes_carry_no_comments(kb):
+    """A comment in a shell recipe is run as arguments by a default zsh (errkb_tui.recipes)."""
+    bad = [f"{where}: {found[0]!r}" for where, how in _recipes(kb) if (found := shell_comments(how))]
+    assert bad == []
 
 
 def test_shell_recipes_quote_what_zsh_would_expand(kb):

@@ -1,0 +1,163 @@
+"""Whether a workaround's ``how`` runs as pasted at a shell prompt, in bash and in zsh.
+
+A copied recipe is pasted at a prompt. zsh, the macOS default shell, differs from bash there
+in two ways that break recipes written and tried in bash:
+
+- ``#`` starts a comment at zsh's prompt only with ``setopt interactivecomments``, which is
+  off by default: ``newgrp docker   # or log in again`` hands ``#``, ``or``, ``log``... to
+  ``newgrp``, and ``. venv/bin/activate  # NumPy < 1.24`` reads input from a file named
+  ``1.24``. :func:`shell_comments` finds them.
+- An unquoted word with ``*``, ``?`` or ``[...]`` is a file pattern, and zsh stops with "no
+  matches found" when nothing matches, where bash passes the word on: ``--include=*.py``,
+  ``pip install transformers[torch]``. :func:`zsh_glob_words` finds the usual ones.
+
+And where a shell reads a paste line by line (no bracketed paste: bash before 5.1, so many
+servers), a command that asks questions at the terminal (``aws configure``, ``gh auth login``,
+``su -``, ``docker exec -it``) takes the pasted lines after it as its answers; such a command
+goes last (:func:`waiting_commands`).
+
+Only recipes that read as shell are judged: not Python, not PowerShell, and every command line
+starting like a command (a lower-case program name or a path, an assignment, a placeholder)
+and not like code in another language (``const x =``, ``key: value``, a line ending in ``;``
+or ``{``, ``name.key=value`` of a properties file). Python, YAML, PowerShell and the rest
+keep their comments, since they are pasted into files or shells that read them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .placeholders import PLACEHOLDER
+
+# A shell command line starts with a program or path (`pip`, `python3.11`, `~/.local/bin/x`,
+# `"$JAVA_HOME/bin/java"`), an assignment (`CUDA_HOME=/usr/local/cuda`), `$(`, a
+# subshell `(` or a placeholder; code in other languages gives itself away by its first word
+# or its last character.
+_COMMAND_START = re.compile(
+    r"^(?:[a-z][\w.+-]*(?:\s|$)|[A-Za-z_][A-Za-z0-9_]*=|[.~]?/|\.\\|\$\(|\"\$|\(|\{=|[a-z][\w.+-]*\{=)")
+_OTHER_LANGUAGE = re.compile(
+    r"^(?:(?:import|from|def|class|const|let|var|function|fn|use|pub|struct|impl|package|func|return"
+    r"|public|private|static|async|await|del|print|assert|raise|try|except|with|elif|lambda|yield"
+    r"|module\.exports|export\s+(?:default|const|function|class|type|interface))\b"
+    r"|@\w|[-{}\[\]<%]|\w+(?:\.\w+)+\s*[-+*/]?=|\w+\s*[-+*/]?=\s|\w+(?:\.\w+)*\(|\w[\w-]*:(?:\s|$))")
+_CODE_END = re.compile(r"[;{}(,]\s*$")
+_POWERSHELL = re.compile(r"\$env:|\b[A-Z][a-z]+-[A-Z][A-Za-z]+\b")
+_HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?")
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_COMMENT = re.compile(r"(?:^|\s)#")
+_CONTINUES = ("\\", "|", "&&", "||")
+_SHELL_KEYWORDS = re.compile(r"^(?:if|then|else|elif|fi|for|while|until|do|done|case|esac)\b")
+# A `--option=*.ext` value, or a package's extras after pip/uv/poetry install or add.
+_GLOB_WORDS = re.compile(
+    r"(?:^|\s)(--[\w-]+=[^\s]*[*?\[][^\s]*)"
+    r"|^(?:sudo\s+)?(?:pip3?|pipx|uv(?:\s+pip)?|poetry|python3?\s+-m\s+pip)\s+(?:install|add)\b"
+    r".*?\s([\w.-]+\[[\w,. -]*\])")
+
+
+def _example_text(how: str) -> str:
+    """``how`` with each placeholder replaced by its example (or its name)."""
+    return PLACEHOLDER.sub(lambda m: m.group(2) or m.group(1), how)
+
+
+def _shell_lines(how: str) -> list[str] | None:
+    """The command lines of ``how`` with quoted text blanked (heredoc bodies left out) if it
+    reads as shell, with its comment lines kept; None if it is some other language."""
+    text = _example_text(how)
+    if _POWERSHELL.search(text) or _parses_as_python(text):
+        return None
+    lines: list[str] = []
+    heredoc_end: str | None = None
+    continued = False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if heredoc_end is not None:
+            heredoc_end = None if line == heredoc_end else heredoc_end
+            continue
+        if not line:
+            continue
+        if line.startswith("#"):
+            if line.startswith(("#!", "#include", "#[", "#define", "#pragma")):
+                return None  # a script, C or Rust
+            lines.append(line)
+            continue
+        bare = _QUOTED.sub("''", line)
+        if not continued and not _SHELL_KEYWORDS.match(bare) and (
+                not _COMMAND_START.match(bare) or _OTHER_LANGUAGE.match(bare) or _CODE_END.search(bare)):
+            return None
+        lines.append(bare)
+        if (doc := _HEREDOC.search(bare)):
+            heredoc_end = doc.group(1)
+        continued = bare.rstrip().endswith(_CONTINUES)
+    return lines
+
+
+def _parses_as_python(text: str) -> bool:
+    import ast
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            ast.parse(text)
+        except (SyntaxError, ValueError):
+            return False
+    return True
+
+
+def shell_comments(how: str) -> list[str]:
+    """The ``#`` comments of ``how`` if it is a shell recipe, else nothing."""
+    comments = []
+    for line in _shell_lines(how) or []:
+        if (at := _COMMENT.search(line)):
+            comments.append(line[at.start():].strip())
+    return comments
+
+
+def zsh_glob_words(how: str) -> list[str]:
+    """Unquoted words in the lines of ``how`` that zsh would try to match as files."""
+    found = []
+    for line in how.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", "//")):
+            continue
+        bare = _QUOTED.sub("''", line).split(" #")[0]
+        found += [word for match in _GLOB_WORDS.finditer(bare) for word in match.groups() if word]
+    return found
+
+
+# Commands that read the terminal for answers or a session; the pasted lines after them are
+# typed into them. Kept to forms that always wait (no -c/-e/-f, no command after ssh's host).
+_WAITS = re.compile(
+    r"^(?:sudo\s+)?(?:"
+    r"aws\s+configure(?:\s+--profile\s+\S+)?\s*$|gh\s+auth\s+login\b|az\s+login\b|npm\s+(?:login|adduser)\b"
+    r"|docker\s+login(?!.*--password-stdin)\b|(?:docker|podman)(?:\s+compose)?\s+(?:exec|run)\s+(?:\S+\s+)*-(?:it|ti)\b"
+    r"|kubectl\s+exec\s+(?:\S+\s+)*-(?:it|ti)\b|ssh\s+(?:-\S+\s+(?:\S+\s+)?)*[\w.@-]+\s*$"
+    r"|psql\b(?!.*\s-[cf]\s)(?!.*<)|mysql\b(?!.*\s-e\s)(?!.*<)|redis-cli\s*$|(?:python3?|node)\s*$"
+    r"|passwd\b|visudo\b|crontab\s+-e\b|git\s+rebase\s+-i\b|git\s+commit\s*$"
+    r"|su(?:\s+-)?(?:\s+[\w.-]+)?\s*$|sudo\s+(?:-[is]|su)\b)")
+
+
+def waiting_commands(how: str) -> list[str]:
+    """Lines of a shell recipe that wait for answers at the terminal with more lines after them."""
+    commands = [line for line in _shell_lines(how) or [] if not line.startswith("#")]
+    return [line for line in commands[:-1] if _WAITS.search(line)]
+
+
+def recipe_rules(hows: list[str]) -> list[tuple[str, str, str]]:
+    """``(severity, field, message)`` for workaround recipes that would not run in zsh."""
+    out = []
+    for index, how in enumerate(hows):
+        field = f"workarounds[{index}].how"
+        if (comments := shell_comments(how)):
+            out.append(("warning", field,
+                        f"a comment in a shell recipe ({comments[0][:40]!r}): zsh's prompt runs '#' and the "
+                        "words after it as arguments; say it in the workaround's condition or action"))
+        if (words := zsh_glob_words(how)):
+            out.append(("warning", field,
+                        f"{words[0]!r} unquoted: zsh stops with 'no matches found' unless files match it; "
+                        "quote it"))
+        if (waiting := waiting_commands(how)):
+            out.append(("warning", field,
+                        f"{waiting[0][:40]!r} asks at the terminal, so the lines pasted after it become its "
+                        "answers; make it the last line and name the later steps in the condition"))
+    return out

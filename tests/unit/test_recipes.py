@@ -1,0 +1,71 @@
+"""Recipes that would not run as pasted at a zsh prompt (errkb_tui.recipes) and their lint."""
+
+from __future__ import annotations
+
+from errkb_tui.lint import lint_record
+from errkb_tui.model import Record
+from errkb_tui.recipes import shell_comments, waiting_commands, zsh_glob_words
+
+
+def test_zsh_glob_words_are_found_only_where_unquoted():
+    assert zsh_glob_words('grep -rnE "np\\.float" --include=*.py .') == ["--include=*.py"]
+    assert zsh_glob_words("grep -rn x --include='*.py' .") == []
+    assert zsh_glob_words("pip install transformers[torch] accelerate") == ["transformers[torch]"]
+    assert zsh_glob_words("pip install 'transformers[torch]'") == []
+    assert zsh_glob_words("# pip install transformers[torch]") == []
+    assert zsh_glob_words("x = arr[mask]") == []
+
+
+def test_shell_comments_are_found_only_in_shell_recipes():
+    assert shell_comments("newgrp docker   # or log out and back in") == ["# or log out and back in"]
+    assert shell_comments("# first check\ngit status") == ["# first check"]
+    assert shell_comments("git log --grep='fix #12'\ncurl https://x.org/#top") == []
+    assert shell_comments("echo ${#PATH} $#") == []
+    assert shell_comments("import torch  # the model\nx = 1") == []
+    assert shell_comments("cat > app.yaml <<'EOF'\n# a YAML comment\nEOF\nkubectl apply -f app.yaml") == []
+    assert shell_comments("$env:PYTHONUTF8 = 1   # PowerShell") == []
+    assert shell_comments("pip install {=package:requests}  # from the error") == ["# from the error"]
+
+
+def test_commands_that_wait_for_answers_must_come_last():
+    assert waiting_commands("aws configure --profile dev\naws sts get-caller-identity") == [
+        "aws configure --profile dev"]
+    assert waiting_commands("aws sts get-caller-identity\naws configure --profile dev") == []
+    assert waiting_commands("aws configure set region eu-west-1\naws configure list") == []
+    assert waiting_commands("gh auth login\ngit push") == ["gh auth login"]
+    assert waiting_commands("docker exec -it db sh\nls") == ["docker exec -it db sh"]
+    assert waiting_commands("docker exec db ls /app\nls") == []
+    assert waiting_commands("ssh -p 2222 me@host\nls") == ["ssh -p 2222 me@host"]
+    assert waiting_commands("ssh me@host uptime\nls") == []
+    assert waiting_commands("psql -U postgres -c 'select 1'\nls") == []
+    assert waiting_commands("psql -U postgres\nls") == ["psql -U postgres"]
+    assert waiting_commands("su -\nusermod -aG sudo alice") == ["su -"]
+    assert waiting_commands("sudo usermod -aG sudo alice\nid alice") == []
+
+
+def test_only_shell_recipes_are_judged():
+    assert shell_comments("pwd && ls   # the folder you think?") == ["# the folder you think?"]
+    assert shell_comments("python3.11 -m venv .venv   # NumPy < 1.24") == ["# NumPy < 1.24"]
+    assert shell_comments("~/.local/bin/http --version   # pipx") == ["# pipx"]
+    assert shell_comments("const x = require('y');  # not shell") == []
+    assert shell_comments("services:\n  db:   # the database\n    image: postgres") == []
+    assert shell_comments("server.port=8081   # application.properties") == []
+    assert shell_comments("# Ensure every rank builds the same model.") == []  # only comments
+    assert shell_comments("Ensure all ranks build the same model # before DDP.") == []  # prose
+
+
+def test_validate_warns_on_shell_recipes_that_would_not_run_as_pasted() -> None:
+    record = Record.model_validate({
+        "id": "demo/one", "signature": "boom", "domain": "demo", "category": "runtime_error",
+        "workarounds": [
+            {"action": "Join the docker group", "how": "newgrp docker   # or log in again"},
+            {"action": "Find the calls", "how": "grep -rn np.float --include=*.py ."},
+            {"action": "In Python", "how": "import numpy as np  # the alias\nx = np.float64(1)"},
+            {"action": "Log in", "how": "gh auth login\ngit push"},
+        ]})
+    found = [(field, message) for severity, field, message in lint_record(record)
+             if severity == "warning" and field.endswith(".how")]
+    assert [field for field, _ in found] == ["workarounds[0].how", "workarounds[1].how", "workarounds[3].how"]
+    assert "zsh" in found[0][1] and "'# or log in again'" in found[0][1]
+    assert "'--include=*.py'" in found[1][1]
+    assert "'gh auth login'" in found[2][1] and "last line" in found[2][1]
