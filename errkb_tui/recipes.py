@@ -63,7 +63,8 @@ def _shell_lines(how: str) -> list[str] | None:
     """The command lines of ``how`` with quoted text blanked (heredoc bodies left out) if it
     reads as shell, with its comment lines kept; None if it is some other language."""
     text = _example_text(how)
-    if _POWERSHELL.search(text) or _parses_as_python(text):
+    code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    if _POWERSHELL.search(code) or _parses_as_python(text):
         return None
     lines: list[str] = []
     heredoc_end: str | None = None
