@@ -135,7 +135,8 @@ _WAITS = re.compile(
     r"|kubectl\s+exec\s+(?:\S+\s+)*-(?:it|ti)\b|ssh\s+(?:-\S+\s+(?:\S+\s+)?)*[\w.@-]+\s*$"
     r"|psql\b(?!.*\s-[cf]\s)(?!.*<)|mysql\b(?!.*\s-e\s)(?!.*<)|redis-cli\s*$|(?:python3?|node)\s*$"
     r"|passwd\b|visudo\b|crontab\s+-e\b|git\s+rebase\s+-i\b|git\s+commit\s*$"
-    r"|su(?:\s+-)?(?:\s+[\w.-]+)?\s*$|sudo\s+(?:-[is]|su)\b)")
+    r"|su(?:\s+-)?(?:\s+[\w.-]+)?\s*$|sudo\s+(?:-[is]|su)\b"
+    r"|ssh-keygen\b(?!.*\s-[RlFyeiDB]\b)(?!.*\s-N\s)|ssh-add\b(?!\s+-[lLdD]\b))")
 
 
 def waiting_commands(how: str) -> list[str]:

@@ -43,6 +43,9 @@ def test_commands_that_wait_for_answers_must_come_last():
     assert waiting_commands("psql -U postgres\nls") == ["psql -U postgres"]
     assert waiting_commands("su -\nusermod -aG sudo alice") == ["su -"]
     assert waiting_commands("sudo usermod -aG sudo alice\nid alice") == []
+    assert waiting_commands('ssh-keygen -t ed25519 -C "me@example.com"\ncat ~/.ssh/id_ed25519.pub') == [
+        'ssh-keygen -t ed25519 -C \'\'']
+    assert waiting_commands("ssh-keygen -R example.com\nssh example.com uptime") == []
 
 
 def test_only_shell_recipes_are_judged():
