@@ -21,6 +21,7 @@ def test_shell_comments_are_found_only_in_shell_recipes():
     assert shell_comments("# first check\ngit status") == ["# first check"]
     assert shell_comments("git log --grep='fix #12'\ncurl https://x.org/#top") == []
     assert shell_comments("echo ${#PATH} $#") == []
+    assert shell_comments('python -c "print(\\"a # b\\")"   # tab separated') == ["# tab separated"]
     assert shell_comments("import torch  # the model\nx = 1") == []
     assert shell_comments("cat > app.yaml <<'EOF'\n# a YAML comment\nEOF\nkubectl apply -f app.yaml") == []
     assert shell_comments("$env:PYTHONUTF8 = 1   # PowerShell") == []
