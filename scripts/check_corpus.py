@@ -82,11 +82,13 @@ def main(argv: list[str]) -> int:
         return not wanted or any(record_id == w or record_id.startswith(w) for w in wanted)
 
     failed = 0
-    counts: dict[str, int] = {}
+    counts: dict[str, int] = {}  # cases copied from a public page, per record
+    total = 0
     for case in cases():
         if not chosen(case.record_id):
             continue
-        counts[case.record_id] = counts.get(case.record_id, 0) + 1
+        total += 1
+        counts[case.record_id] = counts.get(case.record_id, 0) + (1 if case.sources else 0)
         problems = problems_of(case, kb, matcher)
         if problems:
             failed += 1
@@ -99,8 +101,8 @@ def main(argv: list[str]) -> int:
                 print(f"FAIL {case.name}: negative text matches {confident} confidently")
     few = sorted((rid, counts.get(rid, 0)) for rid in kb.by_id if chosen(rid) and counts.get(rid, 0) < MIN_CASES)
     for rid, n in few:
-        print(f"FEW  {rid}: {n} case(s)")
-    print(f"{sum(counts.values())} cases, {len(counts)} records, {failed} failing, {len(few)} with < {MIN_CASES}")
+        print(f"FEW  {rid}: {n} case(s) copied from a public page")
+    print(f"{total} cases, {len(counts)} records, {failed} failing, {len(few)} with < {MIN_CASES} copied from a public page")
     return 1 if failed else 0
 
 

@@ -10,6 +10,9 @@ Layout:
 A case may start with header lines ``#| key: value``; they are not part of the text.
 ``#| source: <url>`` names the public page the output was copied from (one line per page);
 ``#| kind: fragment`` marks a part of a message as people copy it (no prefix, cut short).
+``#| reproduced: <tool and version, command>`` instead of a source: output made here by
+running the current release of the tool, to hold a wording no public page showed yet. Such
+a case is real output but was not copied, so it does not count toward a record's three.
 """
 
 from __future__ import annotations
@@ -31,6 +34,10 @@ class Case:
     @property
     def sources(self) -> list[str]:
         return self.meta.get("source", [])
+
+    @property
+    def reproduced(self) -> list[str]:
+        return [how for how in self.meta.get("reproduced", []) if how]
 
     @property
     def name(self) -> str:
