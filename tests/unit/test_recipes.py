@@ -47,6 +47,8 @@ def test_commands_that_wait_for_answers_must_come_last():
     assert waiting_commands('ssh-keygen -t ed25519 -C "me@example.com"\ncat ~/.ssh/id_ed25519.pub') == [
         'ssh-keygen -t ed25519 -C \'\'']
     assert waiting_commands("ssh-keygen -R example.com\nssh example.com uptime") == []
+    assert waiting_commands("hf auth login\nhf auth whoami") == ["hf auth login"]
+    assert waiting_commands("hf auth login --token hf_x\nhf auth whoami") == []
 
 
 def test_only_shell_recipes_are_judged():
