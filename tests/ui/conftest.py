@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from textual.app import App
 from textual.worker import WorkerCancelled, WorkerError, WorkerFailed
 
 from errkb_tui.app import ErrKBApp, make_app
@@ -19,6 +20,20 @@ SEED = "pytorch/ddp-bucket-view-error"
 DDP_TRACEBACK = (Path(__file__).parent.parent / "corpus" / "pytorch" / "ddp-bucket-view-error.txt").read_text()
 FIXTURE_KB = Path(__file__).parent.parent / "fixtures" / "kb"
 TODAY = datetime.date(2026, 11, 29)
+
+
+@pytest.fixture(autouse=True)
+def toasts_stay_until_read(monkeypatch):
+    """A toast lives 2 to 6 seconds. On a loaded machine a test can take longer than that to
+    reach the assertion that reads it (a run beside eight busy processes did), and then finds
+    it gone. Tests read toasts after waiting on conditions, so here a toast stays until the
+    app closes or clears it."""
+    notify = App.notify
+
+    def lasting(self, message, *, title="", severity="information", timeout=None, markup=True):
+        notify(self, message, title=title, severity=severity, timeout=3600, markup=markup)
+
+    monkeypatch.setattr(App, "notify", lasting)
 
 
 def build_app(*paths: Path, backend=None, watch: bool = False, interval: float = 0.05, **options) -> ErrKBApp:

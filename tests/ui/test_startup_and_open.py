@@ -151,3 +151,15 @@ async def test_the_header_names_a_kb_of_one_source_as_one():
         await settle(pilot, app)
         text = str(app.screen.query_one(StatusHeader).render())
         assert "KB from 1 source" in text and "+" not in text.split("│")[0]
+
+
+async def test_a_toast_can_still_be_read_after_its_own_timeout():
+    """What toasts_stay_until_read (conftest) is for: a slow machine reaching the assertion
+    after the toast's few seconds."""
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        app.notify("Copied: pip install requests", timeout=0.01)
+        await pilot.pause(0.3)  # the slow machine: longer than the toast's own timeout
+        assert any("pip install requests" in t for t in toasts(app))
+
