@@ -86,7 +86,7 @@ def _shell_lines(how: str) -> list[str] | None:
                 not _COMMAND_START.match(bare) or _OTHER_LANGUAGE.match(bare) or _CODE_END.search(bare)):
             return None
         lines.append(bare)
-        if (doc := _HEREDOC.search(bare)):
+        if (doc := _HEREDOC.search(line)):  # the raw line: the delimiter is often quoted
             heredoc_end = doc.group(1)
         continued = bare.rstrip().endswith(_CONTINUES)
     return lines

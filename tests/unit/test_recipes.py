@@ -24,6 +24,8 @@ def test_shell_comments_are_found_only_in_shell_recipes():
     assert shell_comments('python -c "print(\\"a # b\\")"   # tab separated') == ["# tab separated"]
     assert shell_comments("import torch  # the model\nx = 1") == []
     assert shell_comments("cat > app.yaml <<'EOF'\n# a YAML comment\nEOF\nkubectl apply -f app.yaml") == []
+    assert shell_comments("cat >> ~/.ssh/config <<'EOF'\nHost github.com\n  Port 443\nEOF\nssh -T git@github.com   # test") == [
+        "# test"]
     assert shell_comments("$env:PYTHONUTF8 = 1   # PowerShell") == []
     assert shell_comments("lsof -i :8080\n# PowerShell: Get-NetTCPConnection -LocalPort 8080") == [
         "# PowerShell: Get-NetTCPConnection -LocalPort 8080"]
