@@ -137,7 +137,8 @@ _WAITS = re.compile(
     r"|passwd\b|visudo\b|crontab\s+-e\b|git\s+rebase\s+-i\b|git\s+commit\s*$"
     r"|su(?:\s+-)?(?:\s+[\w.-]+)?\s*$|sudo\s+(?:-[is]|su)\b"
     r"|ssh-keygen\b(?!.*\s-[RlFyeiDB]\b)(?!.*\s-N\s)|ssh-add\b(?!\s+-[lLdD]\b)"
-    r"|(?:hf\s+auth|huggingface-cli|wandb)\s+login\b(?!.*--token)|gcloud\s+auth\s+login\b)")
+    r"|(?:hf\s+auth|huggingface-cli|wandb)\s+login\b(?!.*--token)|gcloud\s+auth\s+login\b"
+    r"|terraform\s+(?:apply|destroy|force-unlock)\b(?!.*\s-(?:auto-approve|force)\b))")
 
 
 def waiting_commands(how: str) -> list[str]:

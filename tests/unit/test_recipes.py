@@ -51,6 +51,8 @@ def test_commands_that_wait_for_answers_must_come_last():
     assert waiting_commands("ssh-keygen -R example.com\nssh example.com uptime") == []
     assert waiting_commands("hf auth login\nhf auth whoami") == ["hf auth login"]
     assert waiting_commands("hf auth login --token hf_x\nhf auth whoami") == []
+    assert waiting_commands("terraform force-unlock 1a2b\nterraform plan") == ["terraform force-unlock 1a2b"]
+    assert waiting_commands("terraform apply -auto-approve\nterraform output") == []
 
 
 def test_only_shell_recipes_are_judged():
