@@ -63,7 +63,9 @@ def _shell_lines(how: str) -> list[str] | None:
     """The command lines of ``how`` with quoted text blanked (heredoc bodies left out) if it
     reads as shell, with its comment lines kept; None if it is some other language."""
     text = _example_text(how)
-    code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    # '#' starts a comment in PowerShell too, so a PowerShell command named in a comment
+    # does not make the recipe PowerShell.
+    code = "\n".join(_COMMENT.split(_QUOTED.sub("''", line), maxsplit=1)[0] for line in text.splitlines())
     if _POWERSHELL.search(code) or _parses_as_python(text):
         return None
     lines: list[str] = []

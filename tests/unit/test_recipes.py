@@ -29,6 +29,7 @@ def test_shell_comments_are_found_only_in_shell_recipes():
     assert shell_comments("$env:PYTHONUTF8 = 1   # PowerShell") == []
     assert shell_comments("lsof -i :8080\n# PowerShell: Get-NetTCPConnection -LocalPort 8080") == [
         "# PowerShell: Get-NetTCPConnection -LocalPort 8080"]
+    assert shell_comments("echo $JAVA_HOME   # PowerShell: $env:JAVA_HOME") == ["# PowerShell: $env:JAVA_HOME"]
     assert shell_comments("pip install {=package:requests}  # from the error") == ["# from the error"]
 
 
