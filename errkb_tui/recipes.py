@@ -25,7 +25,9 @@ keep their comments, since they are pasted into files or shells that read them.
 
 from __future__ import annotations
 
+import ast
 import re
+import warnings
 
 from .placeholders import PLACEHOLDER
 
@@ -46,6 +48,7 @@ _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?")
 _QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")  # '...', or "..." with \" inside
 _COMMENT = re.compile(r"(?:^|\s)#")
 _CONTINUES = ("\\", "|", "&&", "||")
+_PYTHON_BLOCK = re.compile(r":[ \t]*$", re.MULTILINE)
 _SHELL_KEYWORDS = re.compile(r"^(?:if|then|else|elif|fi|for|while|until|do|done|case|esac)\b")
 # A `--option=*.ext` value, or a package's extras after pip/uv/poetry install or add.
 _GLOB_WORDS = re.compile(
@@ -66,7 +69,7 @@ def _shell_lines(how: str) -> list[str] | None:
     # '#' starts a comment in PowerShell too, so a PowerShell command named in a comment
     # does not make the recipe PowerShell.
     code = "\n".join(_COMMENT.split(_QUOTED.sub("''", line), maxsplit=1)[0] for line in text.splitlines())
-    if _POWERSHELL.search(code) or _parses_as_python(text):
+    if _POWERSHELL.search(code):
         return None
     lines: list[str] = []
     heredoc_end: str | None = None
@@ -91,13 +94,15 @@ def _shell_lines(how: str) -> list[str] | None:
         if (doc := _HEREDOC.search(line)):  # the raw line: the delimiter is often quoted
             heredoc_end = doc.group(1)
         continued = bare.rstrip().endswith(_CONTINUES)
-    return lines
+    # Python blocks can pass the line tests (`for x in rows:` starts like a shell loop); the
+    # parse that tells them apart is the dearest test, so only a recipe with a line ending in
+    # ':' gets it.
+    if all(line.startswith("#") for line in lines):
+        return None  # only comments: nothing to run, in whatever language
+    return None if _PYTHON_BLOCK.search(text) and _parses_as_python(text) else lines
 
 
 def _parses_as_python(text: str) -> bool:
-    import ast
-    import warnings
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -109,11 +114,11 @@ def _parses_as_python(text: str) -> bool:
 
 def shell_comments(how: str) -> list[str]:
     """The ``#`` comments of ``how`` if it is a shell recipe, else nothing."""
-    comments = []
-    for line in _shell_lines(how) or []:
-        if (at := _COMMENT.search(line)):
-            comments.append(line[at.start():].strip())
-    return comments
+    return _comments(_shell_lines(how) or [])
+
+
+def _comments(lines: list[str]) -> list[str]:
+    return [line[at.start():].strip() for line in lines if (at := _COMMENT.search(line))]
 
 
 def zsh_glob_words(how: str) -> list[str]:
@@ -145,16 +150,21 @@ _WAITS = re.compile(
 
 def waiting_commands(how: str) -> list[str]:
     """Lines of a shell recipe that wait for answers at the terminal with more lines after them."""
-    commands = [line for line in _shell_lines(how) or [] if not line.startswith("#")]
+    return _waiting(_shell_lines(how) or [])
+
+
+def _waiting(lines: list[str]) -> list[str]:
+    commands = [line for line in lines if not line.startswith("#")]
     return [line for line in commands[:-1] if _WAITS.search(line)]
 
 
 def recipe_rules(hows: list[str]) -> list[tuple[str, str, str]]:
-    """``(severity, field, message)`` for workaround recipes that would not run in zsh."""
+    """``(severity, field, message)`` for workaround recipes that would not run as pasted."""
     out = []
     for index, how in enumerate(hows):
         field = f"workarounds[{index}].how"
-        if (comments := shell_comments(how)):
+        lines = _shell_lines(how) or []
+        if (comments := _comments(lines)):
             out.append(("warning", field,
                         f"a comment in a shell recipe ({comments[0][:40]!r}): zsh's prompt runs '#' and the "
                         "words after it as arguments; say it in the workaround's condition or action"))
@@ -162,7 +172,7 @@ def recipe_rules(hows: list[str]) -> list[tuple[str, str, str]]:
             out.append(("warning", field,
                         f"{words[0]!r} unquoted: zsh stops with 'no matches found' unless files match it; "
                         "quote it"))
-        if (waiting := waiting_commands(how)):
+        if (waiting := _waiting(lines)):
             out.append(("warning", field,
                         f"{waiting[0][:40]!r} asks at the terminal, so the lines pasted after it become its "
                         "answers; make it the last line and name the later steps in the condition"))

@@ -23,6 +23,7 @@ def test_shell_comments_are_found_only_in_shell_recipes():
     assert shell_comments("echo ${#PATH} $#") == []
     assert shell_comments('python -c "print(\\"a # b\\")"   # tab separated') == ["# tab separated"]
     assert shell_comments("import torch  # the model\nx = 1") == []
+    assert shell_comments("for row in rows:  # each row\n    total += row") == []
     assert shell_comments("cat > app.yaml <<'EOF'\n# a YAML comment\nEOF\nkubectl apply -f app.yaml") == []
     assert shell_comments("cat >> ~/.ssh/config <<'EOF'\nHost github.com\n  Port 443\nEOF\nssh -T git@github.com   # test") == [
         "# test"]
