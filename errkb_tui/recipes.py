@@ -48,6 +48,7 @@ _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?")
 _QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")  # '...', or "..." with \" inside
 _COMMENT = re.compile(r"(?:^|\s)#")
 _CONTINUES = ("\\", "|", "&&", "||")
+_COMMENT_MARKS = ("#", "//", "::", "<!--", "REM ", "--")
 _PYTHON_BLOCK = re.compile(r":[ \t]*$", re.MULTILINE)
 _SHELL_KEYWORDS = re.compile(r"^(?:if|then|else|elif|fi|for|while|until|do|done|case|esac)\b")
 # A `--option=*.ext` value, or a package's extras after pip/uv/poetry install or add.
@@ -172,6 +173,10 @@ def recipe_rules(hows: list[str]) -> list[tuple[str, str, str]]:
             out.append(("warning", field,
                         f"{words[0]!r} unquoted: zsh stops with 'no matches found' unless files match it; "
                         "quote it"))
+        written = [line.strip() for line in how.splitlines() if line.strip()]
+        if written and all(line.startswith(_COMMENT_MARKS) for line in written):
+            out.append(("warning", field, "only comments: the copy key would paste nothing to run; write the "
+                                          "command, or put the text in the condition and leave 'how' empty"))
         if (waiting := _waiting(lines)):
             out.append(("warning", field,
                         f"{waiting[0][:40]!r} asks at the terminal, so the lines pasted after it become its "

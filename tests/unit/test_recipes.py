@@ -76,10 +76,13 @@ def test_validate_warns_on_shell_recipes_that_would_not_run_as_pasted() -> None:
             {"action": "Find the calls", "how": "grep -rn np.float --include=*.py ."},
             {"action": "In Python", "how": "import numpy as np  # the alias\nx = np.float64(1)"},
             {"action": "Log in", "how": "gh auth login\ngit push"},
+            {"action": "Point it at the host", "how": "# Celery: broker_url = 'redis://10.0.0.16:6379/0'"},
         ]})
     found = [(field, message) for severity, field, message in lint_record(record)
              if severity == "warning" and field.endswith(".how")]
-    assert [field for field, _ in found] == ["workarounds[0].how", "workarounds[1].how", "workarounds[3].how"]
+    assert [field for field, _ in found] == ["workarounds[0].how", "workarounds[1].how", "workarounds[3].how",
+                                             "workarounds[4].how"]
     assert "zsh" in found[0][1] and "'# or log in again'" in found[0][1]
     assert "'--include=*.py'" in found[1][1]
     assert "'gh auth login'" in found[2][1] and "last line" in found[2][1]
+    assert "only comments" in found[3][1]
