@@ -64,8 +64,8 @@ def _example_text(how: str) -> str:
 
 
 def _shell_lines(how: str) -> list[str] | None:
-    """The command lines of ``how`` with quoted text blanked (heredoc bodies left out) if it
-    reads as shell, with its comment lines kept; None if it is some other language."""
+    """The lines of ``how`` (placeholders shown by their examples, heredoc bodies left out,
+    comment lines kept) if it reads as shell; None if it is some other language."""
     text = _example_text(how)
     # '#' starts a comment in PowerShell too, so a PowerShell command named in a comment
     # does not make the recipe PowerShell.
@@ -91,15 +91,15 @@ def _shell_lines(how: str) -> list[str] | None:
         if not continued and not _SHELL_KEYWORDS.match(bare) and (
                 not _COMMAND_START.match(bare) or _OTHER_LANGUAGE.match(bare) or _CODE_END.search(bare)):
             return None
-        lines.append(bare)
+        lines.append(line)
         if (doc := _HEREDOC.search(line)):  # the raw line: the delimiter is often quoted
             heredoc_end = doc.group(1)
         continued = bare.rstrip().endswith(_CONTINUES)
+    if all(line.startswith("#") for line in lines):
+        return None  # only comments: nothing to run, in whatever language
     # Python blocks can pass the line tests (`for x in rows:` starts like a shell loop); the
     # parse that tells them apart is the dearest test, so only a recipe with a line ending in
     # ':' gets it.
-    if all(line.startswith("#") for line in lines):
-        return None  # only comments: nothing to run, in whatever language
     return None if _PYTHON_BLOCK.search(text) and _parses_as_python(text) else lines
 
 
@@ -119,7 +119,23 @@ def shell_comments(how: str) -> list[str]:
 
 
 def _comments(lines: list[str]) -> list[str]:
-    return [line[at.start():].strip() for line in lines if (at := _COMMENT.search(line))]
+    return [line[at:].strip() for line in lines if (at := _comment_start(line)) is not None]
+
+
+def _comment_start(line: str) -> int | None:
+    """Where an unquoted ``#`` starts a word in ``line`` (a comment in bash), else None."""
+    quote = None
+    for index, char in enumerate(line):
+        if quote == "'":
+            quote = None if char == "'" else quote
+        elif quote == '"':
+            if char == '"' and line[index - 1] != "\\":
+                quote = None
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (index == 0 or line[index - 1].isspace()):
+            return index
+    return None
 
 
 def zsh_glob_words(how: str) -> list[str]:
@@ -156,7 +172,7 @@ def waiting_commands(how: str) -> list[str]:
 
 def _waiting(lines: list[str]) -> list[str]:
     commands = [line for line in lines if not line.startswith("#")]
-    return [line for line in commands[:-1] if _WAITS.search(line)]
+    return [line for line in commands[:-1] if _WAITS.search(_QUOTED.sub("''", line))]
 
 
 def recipe_rules(hows: list[str]) -> list[tuple[str, str, str]]:

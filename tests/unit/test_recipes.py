@@ -32,6 +32,7 @@ def test_shell_comments_are_found_only_in_shell_recipes():
         "# PowerShell: Get-NetTCPConnection -LocalPort 8080"]
     assert shell_comments("echo $JAVA_HOME   # PowerShell: $env:JAVA_HOME") == ["# PowerShell: $env:JAVA_HOME"]
     assert shell_comments("pip install {=package:requests}  # from the error") == ["# from the error"]
+    assert shell_comments("nvcc --version   # the header's 'CUDA Version'") == ["# the header's 'CUDA Version'"]
 
 
 def test_commands_that_wait_for_answers_must_come_last():
@@ -49,7 +50,7 @@ def test_commands_that_wait_for_answers_must_come_last():
     assert waiting_commands("su -\nusermod -aG sudo alice") == ["su -"]
     assert waiting_commands("sudo usermod -aG sudo alice\nid alice") == []
     assert waiting_commands('ssh-keygen -t ed25519 -C "me@example.com"\ncat ~/.ssh/id_ed25519.pub') == [
-        'ssh-keygen -t ed25519 -C \'\'']
+        'ssh-keygen -t ed25519 -C "me@example.com"']
     assert waiting_commands("ssh-keygen -R example.com\nssh example.com uptime") == []
     assert waiting_commands("hf auth login\nhf auth whoami") == ["hf auth login"]
     assert waiting_commands("hf auth login --token hf_x\nhf auth whoami") == []
