@@ -46,7 +46,6 @@ _CODE_END = re.compile(r"[;{}(,]\s*$")
 _POWERSHELL = re.compile(r"\$env:|\b[A-Z][a-z]+-[A-Z][A-Za-z]+\b")
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?")
 _QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")  # '...', or "..." with \" inside
-_COMMENT = re.compile(r"(?:^|\s)#")
 _CONTINUES = ("\\", "|", "&&", "||")
 _COMMENT_MARKS = ("#", "//", "::", "<!--", "REM ", "--")
 _PYTHON_BLOCK = re.compile(r":[ \t]*$", re.MULTILINE)
@@ -69,7 +68,7 @@ def _shell_lines(how: str) -> list[str] | None:
     text = _example_text(how)
     # '#' starts a comment in PowerShell too, so a PowerShell command named in a comment
     # does not make the recipe PowerShell.
-    code = "\n".join(_COMMENT.split(_QUOTED.sub("''", line), maxsplit=1)[0] for line in text.splitlines())
+    code = "\n".join(_uncommented(line) for line in text.splitlines())
     if _POWERSHELL.search(code):
         return None
     lines: list[str] = []
@@ -122,6 +121,11 @@ def _comments(lines: list[str]) -> list[str]:
     return [line[at:].strip() for line in lines if (at := _comment_start(line)) is not None]
 
 
+def _uncommented(line: str) -> str:
+    """``line`` without its comment."""
+    return line[:_comment_start(line)]
+
+
 def _comment_start(line: str) -> int | None:
     """Where an unquoted ``#`` starts a word in ``line`` (a comment in bash), else None."""
     quote = None
@@ -145,7 +149,7 @@ def zsh_glob_words(how: str) -> list[str]:
         line = line.strip()
         if not line or line.startswith(("#", "//")):
             continue
-        bare = _QUOTED.sub("''", line).split(" #")[0]
+        bare = _QUOTED.sub("''", _uncommented(line))
         found += [word for match in _GLOB_WORDS.finditer(bare) for word in match.groups() if word]
     return found
 
