@@ -43,6 +43,7 @@ _OTHER_LANGUAGE = re.compile(
     r"|module\.exports|export\s+(?:default|const|function|class|type|interface))\b"
     r"|@\w|[-{}\[\]<%]|\w+(?:\.\w+)+\s*[-+*/]?=|\w+\s*[-+*/]?=\s|\w+(?:\.\w+)*\(|\w[\w-]*:(?:\s|$))")
 _CODE_END = re.compile(r"[;{}(,]\s*$")
+_BRACE_END = re.compile(r"[{}]\s*$")
 _POWERSHELL = re.compile(r"\$env:|\b[A-Z][a-z]+-[A-Z][A-Za-z]+\b")
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?")
 _QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")  # '...', or "..." with \" inside
@@ -87,7 +88,11 @@ def _shell_lines(how: str) -> list[str] | None:
             lines.append(line)
             continue
         bare = _QUOTED.sub("''", line)
-        if not continued and not _SHELL_KEYWORDS.match(bare) and (
+        if _SHELL_KEYWORDS.match(bare):
+            # `for x in &v {` is a Rust loop; a shell loop line ends in `do`, `;` or a word.
+            if not continued and _BRACE_END.search(bare):
+                return None
+        elif not continued and (
                 not _COMMAND_START.match(bare) or _OTHER_LANGUAGE.match(bare) or _CODE_END.search(bare)):
             return None
         lines.append(line)

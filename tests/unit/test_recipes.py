@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from errkb_tui.lint import lint_record
 from errkb_tui.model import Record
-from errkb_tui.recipes import shell_comments, waiting_commands, zsh_glob_words
+from errkb_tui.recipes import _shell_lines, shell_comments, waiting_commands, zsh_glob_words
 
 
 def test_zsh_glob_words_are_found_only_where_unquoted():
@@ -67,6 +67,9 @@ def test_only_shell_recipes_are_judged():
     assert shell_comments("server.port=8081   # application.properties") == []
     assert shell_comments("# Ensure every rank builds the same model.") == []  # only comments
     assert shell_comments("Ensure all ranks build the same model # before DDP.") == []  # prose
+    # A loop keyword starts Rust and Go loops too; the brace that ends the line tells them apart.
+    assert _shell_lines("for item in &items { /* uses item */ }\n// not: for item in items") is None
+    assert _shell_lines("for f in *.log; do gzip \"$f\"; done") == ['for f in *.log; do gzip "$f"; done']
 
 
 def test_validate_warns_on_shell_recipes_that_would_not_run_as_pasted() -> None:
