@@ -36,7 +36,9 @@ from .placeholders import PLACEHOLDER
 # subshell `(` or a placeholder; code in other languages gives itself away by its first word
 # or its last character.
 _COMMAND_START = re.compile(
-    r"^(?:[a-z][\w.+-]*(?:\s|$)|[A-Za-z_][A-Za-z0-9_]*=|[.~]?/|\.\\|\$\(|\"\$|\(|\{=|[a-z][\w.+-]*\{=)")
+    r"^(?:[a-z][\w.+-]*(?:\s|$)|[A-Za-z_][A-Za-z0-9_]*=|[.~]?/|\.\\|\.\s+\S|\$\(|\(|\{=|[a-z][\w.+-]*\{=)")
+# A quoted program path: `"$JAVA_HOME/bin/java" -version` (tested before quotes are blanked).
+_QUOTED_PROGRAM = re.compile(r"^\"\$")
 _OTHER_LANGUAGE = re.compile(
     r"^(?:(?:import|from|def|class|const|let|var|function|fn|use|pub|struct|impl|package|func|return"
     r"|public|private|static|async|await|del|print|assert|raise|try|except|with|elif|lambda|yield"
@@ -44,7 +46,13 @@ _OTHER_LANGUAGE = re.compile(
     r"|@\w|[-{}\[\]<%]|\w+(?:\.\w+)+\s*[-+*/]?=|\w+\s*[-+*/]?=\s|\w+(?:\.\w+)*\(|\w[\w-]*:(?:\s|$))")
 _CODE_END = re.compile(r"[;{}(,]\s*$")
 _BRACE_END = re.compile(r"[{}]\s*$")
-_POWERSHELL = re.compile(r"\$env:|\b[A-Z][a-z]+-[A-Z][A-Za-z]+\b")
+# `$env:`, or a cmdlet: an approved verb, a dash, a noun (`Set-ExecutionPolicy`); a bare
+# `Hello-World` in a URL or folder name is not one.
+_POWERSHELL = re.compile(
+    r"(?i:\$env:)|\b(?:Get|Set|New|Remove|Add|Clear|Copy|Move|Rename|Start|Stop|Restart|Test|Invoke"
+    r"|Import|Export|Select|Where|ForEach|Write|Out|Enable|Disable|Install|Uninstall|Update"
+    r"|Register|Unregister|Resolve|Convert|ConvertTo|ConvertFrom|Expand|Compress|Measure|Sort"
+    r"|Format|Join|Split|Push|Pop|Read|Wait|Find|Save|Show|Unblock)-[A-Z][A-Za-z]+\b")
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?")
 _QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")  # '...', or "..." with \" inside
 _CONTINUES = ("\\", "|", "&&", "||")
@@ -93,7 +101,8 @@ def _shell_lines(how: str) -> list[str] | None:
             if not continued and _BRACE_END.search(bare):
                 return None
         elif not continued and (
-                not _COMMAND_START.match(bare) or _OTHER_LANGUAGE.match(bare) or _CODE_END.search(bare)):
+                not (_COMMAND_START.match(bare) or _QUOTED_PROGRAM.match(line))
+                or _OTHER_LANGUAGE.match(bare) or _CODE_END.search(bare)):
             return None
         lines.append(line)
         if (doc := _HEREDOC.search(line)):  # the raw line: the delimiter is often quoted

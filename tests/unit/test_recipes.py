@@ -67,6 +67,13 @@ def test_only_shell_recipes_are_judged():
     assert shell_comments("server.port=8081   # application.properties") == []
     assert shell_comments("# Ensure every rank builds the same model.") == []  # only comments
     assert shell_comments("Ensure all ranks build the same model # before DDP.") == []  # prose
+    # A dashed name in a URL or folder is not a PowerShell cmdlet; a cmdlet is.
+    assert shell_comments("git clone https://github.com/octocat/Hello-World.git   # the repo") == ["# the repo"]
+    assert shell_comments("Get-ChildItem Env:   # all variables") == []
+    assert shell_comments("$Env:Path   # the search path") == []
+    # `. file` sources a file; a quoted "$VAR/path" is a program.
+    assert shell_comments(". ~/.nvm/nvm.sh   # loads nvm") == ["# loads nvm"]
+    assert shell_comments('"$JAVA_HOME/bin/java" -version   # the JDK in use') == ["# the JDK in use"]
     # A loop keyword starts Rust and Go loops too; the brace that ends the line tells them apart.
     assert _shell_lines("for item in &items { /* uses item */ }\n// not: for item in items") is None
     assert _shell_lines("for f in *.log; do gzip \"$f\"; done") == ['for f in *.log; do gzip "$f"; done']
