@@ -8,7 +8,7 @@
 4. Rank: a more specific regex (more fixed characters) beats a generic one; an error line
    (``XError:``, ``error:``, ``fatal:``, ``panic:``, ``Caused by:``...) beats any other line;
    a later error line (the final exception of a chain) beats an earlier one.
-   Three kinds of hit rank below the rest and are never confident beside a confident one:
+   Four kinds of hit rank below the rest and are never confident beside a confident one:
    - a hit on an elaboration line: an indented line after an error line with a code
      (``error TS2345:``, ``error[E0308]:``) that the record's regex does not match itself,
      so ``Type 'X' is not assignable to type 'Y'`` under TS2345 is not a TS2322 error;
@@ -16,6 +16,8 @@
      explains a summary line (``npm ERR! code 1``, ``Process completed with exit code 1``)
      only when no real error stands above it; a general record (``no space left on
      device``) explains a fragment only when no tool's own record does;
+   - a hit on a summary line itself (``executor failed running [...]: exit code: 1``) when
+     a hit on the error above it is there, even if that error's record is a wrapper too;
    - wrapper lines are not error lines, so they neither boost a hit nor feed the fuzzy
      fallback.
    One kind ranks above what follows it: a hit of a banner record (tagged ``banner``: a
@@ -102,6 +104,7 @@ _WRAPPER_LINE = re.compile(
       | ^error:\ could\ not\ compile\ `
       | returned\ a\ non-zero\ code:\ \d+
       | did\ not\ complete\ successfully:\ exit\ code:\ \d+
+      | executor\ failed\ running\ \[.*\]:\ exit\ code:\ \d+
       | ^(?:ERROR:\ )?failed\ to\ solve:\ process\ .*\ did\ not\ complete\ successfully
       | ^error:\ subprocess-exited-with-error | ^note:\ This\ error\ originates\ from\ a\ subprocess
       | ^(?:\S+:\ )?exit\ status\ \d+$ | ^make(?:\[\d+\])?:\ \*\*\*\ .*Error\ \d+
@@ -332,8 +335,16 @@ class Matcher:
         # Only real errors push fallbacks down: a wrapper beside another wrapper keeps its rank.
         any_real = any(not d for d in demoted)
         real_confident = any(not d and hit.literals >= CONFIDENT_LITERALS for d, hit in zip(demoted, hits))
+        # ...except that a hit on a summary line itself (`executor failed running [...]: exit
+        # code: 1`) gives way to one on the error it sums up, even when that error's record is
+        # a wrapper too (pip's "metadata-generation-failed" relays a build backend's failure).
+        summary = [is_wrapper_line(raw_lines[hit.line]) or is_wrapper_line(clean_lines[hit.line])
+                   for hit in hits]
+        any_inner = not all(summary)
+        inner_confident = any(not s and not hit.elaboration and hit.literals >= CONFIDENT_LITERALS
+                              for s, hit in zip(summary, hits))
         scored = []
-        for hit, down in zip(hits, demoted):
+        for hit, down, outer in zip(hits, demoted, summary):
             specificity = min(1.0, hit.literals / 40)
             lateness = (order[hit.line] + 1) / len(lines_hit)
             score = (
@@ -343,10 +354,10 @@ class Matcher:
                 + 0.1 * lateness
                 + 0.05 * min(1.0, hit.coverage * 2)
                 - (CHAIN_SUPERSEDED if hit.line < last_marker else 0.0)
-                - (FALLBACK_PENALTY if down and any_real else 0.0)
+                - (FALLBACK_PENALTY if (down and any_real) or (outer and any_inner) else 0.0)
             )
             confident = (hit.literals >= CONFIDENT_LITERALS and not hit.elaboration
-                         and not (down and real_confident))
+                         and not (down and real_confident) and not (outer and inner_confident))
             scored.append((score, hit.literals, hit.line, hit, confident))
         scored = self._banners_first(scored)
         scored.sort(key=lambda item: (item[0], item[1], item[2]), reverse=True)

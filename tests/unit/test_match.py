@@ -420,6 +420,7 @@ npm ERR! command sh -c tsc -p .
     "error Command failed with exit code 1.",
     "The command '/bin/sh -c pip install -r requirements.txt' returned a non-zero code: 1",
     'ERROR: failed to solve: process "/bin/sh -c npm ci" did not complete successfully: exit code: 1',
+    "executor failed running [/bin/sh -c yarn install --production]: exit code: 1",
     "error: subprocess-exited-with-error",
     "ERROR: Encountered errors while bringing up the project.",
 ])
@@ -447,6 +448,26 @@ def test_without_a_record_for_the_real_error_the_wrapper_still_answers() -> None
     other = make("python/key-error", r"KeyError: 'user_id'")
     [match] = Matcher([wrapper, other]).match(NPM_RUN)
     assert match.id == "node/npm-command-failed" and match.confident
+
+
+PIP_IN_DOCKER_20 = """\
+#9 53.25 error: metadata-generation-failed
+#9 53.25 × Encountered error while generating package metadata.
+------
+executor failed running [/bin/sh -c pip install '.[all]']: exit code: 1
+"""
+
+
+def test_a_summary_line_gives_way_to_the_error_it_sums_up_even_a_wrapped_one() -> None:
+    # pip's record is itself a wrapper (it relays a build backend's failure), but its line
+    # is the error; Docker 20.10's last line only says that the RUN step failed.
+    pip = tagged("pip/metadata", r"error: metadata-generation-failed", "wrapper")
+    docker = tagged("docker/run-failed", r"executor failed running \[.*\]: exit code: \d+", "wrapper")
+    matcher = Matcher([docker, pip])
+    assert [(m.id, m.confident) for m in matcher.match(PIP_IN_DOCKER_20)] == [
+        ("pip/metadata", True), ("docker/run-failed", False)]
+    [alone] = matcher.match(PIP_IN_DOCKER_20.splitlines()[-1])
+    assert alone.id == "docker/run-failed" and alone.confident
 
 
 def test_a_general_record_gives_way_to_the_tools_own() -> None:
