@@ -340,11 +340,12 @@ class Matcher:
         # a wrapper too (pip's "metadata-generation-failed" relays a build backend's failure).
         summary = [is_wrapper_line(raw_lines[hit.line]) or is_wrapper_line(clean_lines[hit.line])
                    for hit in hits]
-        any_inner = not all(summary)
-        inner_confident = any(not s and not hit.elaboration and hit.literals >= CONFIDENT_LITERALS
-                              for s, hit in zip(summary, hits))
+        inner = [hit.line for s, hit in zip(summary, hits) if not s]
+        inner_confident = [hit.line for s, hit in zip(summary, hits)
+                           if not s and not hit.elaboration and hit.literals >= CONFIDENT_LITERALS]
         scored = []
         for hit, down, outer in zip(hits, demoted, summary):
+            error_above = outer and any(line < hit.line for line in inner)
             specificity = min(1.0, hit.literals / 40)
             lateness = (order[hit.line] + 1) / len(lines_hit)
             score = (
@@ -354,10 +355,11 @@ class Matcher:
                 + 0.1 * lateness
                 + 0.05 * min(1.0, hit.coverage * 2)
                 - (CHAIN_SUPERSEDED if hit.line < last_marker else 0.0)
-                - (FALLBACK_PENALTY if (down and any_real) or (outer and any_inner) else 0.0)
+                - (FALLBACK_PENALTY if (down and any_real) or error_above else 0.0)
             )
             confident = (hit.literals >= CONFIDENT_LITERALS and not hit.elaboration
-                         and not (down and real_confident) and not (outer and inner_confident))
+                         and not (down and real_confident)
+                         and not (outer and any(line < hit.line for line in inner_confident)))
             scored.append((score, hit.literals, hit.line, hit, confident))
         scored = self._banners_first(scored)
         scored.sort(key=lambda item: (item[0], item[1], item[2]), reverse=True)

@@ -468,6 +468,9 @@ def test_a_summary_line_gives_way_to_the_error_it_sums_up_even_a_wrapped_one() -
         ("pip/metadata", True), ("docker/run-failed", False)]
     [alone] = matcher.match(PIP_IN_DOCKER_20.splitlines()[-1])
     assert alone.id == "docker/run-failed" and alone.confident
+    # Only an error above it: a summary line sums up what came before, not what follows.
+    after = PIP_IN_DOCKER_20.splitlines()[-1] + "\nerror: metadata-generation-failed\n"
+    assert all(m.confident for m in matcher.match(after))
 
 
 def test_a_general_record_gives_way_to_the_tools_own() -> None:
