@@ -37,15 +37,12 @@ from .placeholders import PLACEHOLDER
 # or its last character.
 _COMMAND_START = re.compile(
     r"^(?:[a-z][\w.+-]*(?:\s|$)|[A-Za-z_][A-Za-z0-9_]*=|[.~]?/|\.\\|\.\s+\S|\$\(|\(|\{=|[a-z][\w.+-]*\{=)")
-# A quoted program path: `"$JAVA_HOME/bin/java" -version` (tested before quotes are blanked).
-_QUOTED_PROGRAM = re.compile(r"^\"\$")
 _OTHER_LANGUAGE = re.compile(
     r"^(?:(?:import|from|def|class|const|let|var|function|fn|use|pub|struct|impl|package|func|return"
     r"|public|private|static|async|await|del|print|assert|raise|try|except|with|elif|lambda|yield"
     r"|module\.exports|export\s+(?:default|const|function|class|type|interface))\b"
     r"|@\w|[-{}\[\]<%]|\w+(?:\.\w+)+\s*[-+*/]?=|\w+\s*[-+*/]?=\s|\w+(?:\.\w+)*\(|\w[\w-]*:(?:\s|$))")
 _CODE_END = re.compile(r"[;{}(,]\s*$")
-_BRACE_END = re.compile(r"[{}]\s*$")
 # `$env:`, or a cmdlet: an approved verb, a dash, a noun (`Set-ExecutionPolicy`); a bare
 # `Hello-World` in a URL or folder name is not one.
 _POWERSHELL = re.compile(
@@ -98,10 +95,11 @@ def _shell_lines(how: str) -> list[str] | None:
         bare = _QUOTED.sub("''", line)
         if _SHELL_KEYWORDS.match(bare):
             # `for x in &v {` is a Rust loop; a shell loop line ends in `do`, `;` or a word.
-            if not continued and _BRACE_END.search(bare):
+            if not continued and bare.rstrip().endswith(("{", "}")):
                 return None
         elif not continued and (
-                not (_COMMAND_START.match(bare) or _QUOTED_PROGRAM.match(line))
+                # a quoted program path (`"$JAVA_HOME/bin/java" -version`) is blanked in `bare`
+                not (_COMMAND_START.match(bare) or line.startswith('"$'))
                 or _OTHER_LANGUAGE.match(bare) or _CODE_END.search(bare)):
             return None
         lines.append(line)
