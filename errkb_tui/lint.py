@@ -139,7 +139,7 @@ def lint_record(record: Record, today: datetime.date | None = None) -> list[tupl
         if not _CJK.search(text):
             add("info", f"workarounds_zh[{index}]", "no Chinese text")
     out += placeholder_lint(record)
-    out += recipe_rules([workaround.how for workaround in record.workarounds])
+    out += recipe_rules([workaround.how for workaround in record.workarounds], record.regex)
     return out
 
 

@@ -311,6 +311,39 @@ def wide_part(body: str) -> str | None:
     return None
 
 
+def group_characters(body: str) -> set[str]:
+    """The characters that a group's body names one by one: class members (``[\\w.:\\[\\]-]``
+    gives ``. : [ ] -``) and literals outside classes. Ranges, ``\\w``-style escapes and
+    negated classes are left out; :func:`wide_part` covers groups that take any character."""
+    out: set[str] = set()
+    i, in_class, negated = 0, False, False
+    while i < len(body):
+        c = body[i]
+        if c == "\\":
+            escaped = body[i + 1:i + 2]
+            if escaped and not escaped.isalnum() and not negated:
+                out.add(escaped)
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = negated = False
+            elif not negated and not (c == "-" and body[i - 1] != "[" and body[i + 1:i + 2] != "]"):
+                out.add(c)
+        elif c == "[":
+            in_class = True
+            negated = body.startswith("^", i + 1)
+            i += negated
+            if body.startswith("]", i + 1):
+                if not negated:
+                    out.add("]")
+                i += 1
+        elif c not in "()|?*+{}.^$":
+            out.add(c)
+        i += 1
+    return out
+
+
 def placeholder_rules(record: "Record") -> list[tuple[str, str, str]]:
     """``(severity, field, message)`` for the record's placeholders and named groups:
     old-style placeholders left in commands, placeholders that nothing fills and that have
@@ -351,7 +384,7 @@ def placeholder_rules(record: "Record") -> list[tuple[str, str, str]]:
     return out
 
 
-__all__ = ["Filled", "Placeholder", "examples", "fill", "fill_all", "find", "group_bodies", "group_names",
+__all__ = ["Filled", "Placeholder", "examples", "fill", "fill_all", "find", "group_bodies", "group_characters", "group_names",
            "has_placeholders", "literal_placeholders", "malformed", "names", "needs_quoting",
            "placeholder_rules", "prompts", "record_examples", "record_names", "record_texts",
            "valid_name", "wide_part"]

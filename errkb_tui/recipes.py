@@ -29,7 +29,7 @@ import ast
 import re
 import warnings
 
-from .placeholders import PLACEHOLDER
+from .placeholders import PLACEHOLDER, examples, find, group_bodies, group_characters
 
 # A shell command line starts with a program or path (`pip`, `python3.11`, `~/.local/bin/x`,
 # `"$JAVA_HOME/bin/java"`), an assignment (`CUDA_HOME=/usr/local/cuda`), `$(`, a
@@ -191,9 +191,55 @@ def _waiting(lines: list[str]) -> list[str]:
     return [line for line in commands[:-1] if _WAITS.search(_QUOTED.sub("''", line))]
 
 
-def recipe_rules(hows: list[str]) -> list[tuple[str, str, str]]:
-    """``(severity, field, message)`` for workaround recipes that would not run as pasted."""
+# What a shell does with these in an unquoted word: file patterns, a command's end, a pipe or
+# redirection, a subshell, quoting. `~` and `$` are left out: a recipe writes `{=dir:~/app}`
+# unquoted so that the shell expands it. A space in an example is left alone too (a prompted
+# `{=command:cargo run}` is meant as words), but not in what a regex group can capture.
+_SHELL_SPECIAL = set("*?[]&;|<>()'\"`\\")
+# A URL's query string holds `?` and `&`.
+_URL_NAME = re.compile(r"(?:^|_)ur[il](?:$|_)")
+
+
+def unquoted_values(how: str, regex: str | None = None,
+                    given: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """``(placeholder, reason)`` for each placeholder written unquoted in a shell recipe whose
+    value can hold a character the shell acts on: named by the regex group that fills it, shown
+    in its example (``given``: the record's examples, else the recipe's own), or a URL's query
+    (``{=url}``)."""
+    if "{=" not in how or _shell_lines(how) is None:
+        return []
+    bodies = group_bodies(regex)
+    given = examples(how) if given is None else given
+    out: list[tuple[str, str]] = []
+    heredoc_end: str | None = None
+    for line in how.splitlines():
+        stripped = line.strip()
+        if heredoc_end is not None:  # a heredoc body is data, not shell words
+            heredoc_end = None if stripped == heredoc_end else heredoc_end
+            continue
+        if (doc := _HEREDOC.search(line)):
+            heredoc_end = doc.group(1)
+        quoted = [match.span() for match in _QUOTED.finditer(line)]
+        for placeholder in find(line):
+            if any(start <= placeholder.start < end for start, end in quoted):
+                continue
+            if placeholder.name in bodies:
+                chars = group_characters(bodies[placeholder.name]) & (_SHELL_SPECIAL | {" ", "\t"})
+                reason = f"the regex group can capture {''.join(sorted(chars))!r}" if chars else ""
+            elif given.get(placeholder.name) and (chars := set(given[placeholder.name]) & _SHELL_SPECIAL):
+                reason = f"its example holds {''.join(sorted(chars))!r}"
+            else:
+                reason = "a URL's query holds '?' and '&'" if _URL_NAME.search(placeholder.name.lower()) else ""
+            if reason:
+                out.append((placeholder.written, reason))
+    return out
+
+
+def recipe_rules(hows: list[str], regex: str | None = None) -> list[tuple[str, str, str]]:
+    """``(severity, field, message)`` for workaround recipes that would not run as pasted;
+    ``regex`` is the record's, whose named groups fill the recipes' placeholders."""
     out = []
+    given = examples(*hows)
     for index, how in enumerate(hows):
         field = f"workarounds[{index}].how"
         lines = _shell_lines(how) or []
@@ -209,6 +255,10 @@ def recipe_rules(hows: list[str]) -> list[tuple[str, str, str]]:
         if written and all(line.startswith(_COMMENT_MARKS) for line in written):
             out.append(("warning", field, "only comments: the copy key would paste nothing to run; write the "
                                           "command, or put the text in the condition and leave 'how' empty"))
+        for placeholder, reason in unquoted_values(how, regex, given)[:1]:
+            out.append(("warning", field,
+                        f"{placeholder} unquoted in a shell recipe, and {reason}: filled in, the shell would "
+                        f"take it as a pattern, a command's end or several words; write \"{placeholder}\""))
         if (waiting := _waiting(lines)):
             out.append(("warning", field,
                         f"{waiting[0][:40]!r} asks at the terminal, so the lines pasted after it become its "

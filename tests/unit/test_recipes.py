@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from errkb_tui.lint import lint_record
 from errkb_tui.model import Record
-from errkb_tui.recipes import _shell_lines, shell_comments, waiting_commands, zsh_glob_words
+from errkb_tui.placeholders import group_characters
+from errkb_tui.recipes import _shell_lines, shell_comments, unquoted_values, waiting_commands, zsh_glob_words
 
 
 def test_zsh_glob_words_are_found_only_where_unquoted():
@@ -97,3 +98,45 @@ def test_validate_warns_on_shell_recipes_that_would_not_run_as_pasted() -> None:
     assert "'--include=*.py'" in found[1][1]
     assert "'gh auth login'" in found[2][1] and "last line" in found[2][1]
     assert "only comments" in found[3][1]
+
+
+def test_group_characters_names_what_a_class_or_literal_lets_in():
+    assert group_characters(r"[\w.:\[\]-]+") == {".", ":", "[", "]", "-"}
+    assert group_characters(r"[\w.-]+") == {".", "-"}
+    assert group_characters(r"\d+\.\d+") == {"."}
+    assert group_characters(r"[^\]]+") == set()  # negated: wide_part's business
+    assert group_characters(r"[\w,. ]+") == {",", ".", " "}
+
+
+def test_placeholders_whose_value_the_shell_would_act_on_must_be_quoted():
+    # audit 8: a URL with a query, pasted into zsh, stopped at its '?'
+    assert unquoted_values("curl -i {=url:http://localhost:3000/api/items}") == [
+        ("{=url:http://localhost:3000/api/items}", "a URL's query holds '?' and '&'")]
+    assert unquoted_values('curl -i "{=url:http://localhost:3000/api/items}"') == []
+    assert unquoted_values("git clone '{=repo_url:https://x.org/a.git}'") == []
+    # what the regex group can capture decides for a filled placeholder
+    host = r"host key for (?P<host>[\w.:\[\]-]+) has changed"
+    assert unquoted_values("ssh -o StrictHostKeyChecking=no {=user:me}@{=host}", host) == [
+        ("{=host}", "the regex group can capture '[]'")]
+    assert unquoted_values("pip install {=module}", r"No module named '(?P<module>[\w.]+)'") == []
+    assert unquoted_values("ls {=dir}", r"in (?P<dir>[\w/ ]+):") == [("{=dir}", "the regex group can capture ' '")]
+    # an example shows what a prompted value looks like; '~' and '$' are left for the shell
+    assert unquoted_values("grep -rn {=pattern:np.float*} .") == [("{=pattern:np.float*}", "its example holds '*'")]
+    assert unquoted_values("cd {=project_dir:~/app}\nexport P={=prefix:$HOME/.local}") == []
+    assert unquoted_values("RUST_BACKTRACE=1 {=command:cargo run}") == []  # a command: meant as words
+    # the example may be given in another recipe of the record
+    assert unquoted_values("curl {=target}", None, {"target": "http://h/?a=1"}) == [("{=target}", "its example holds '?'")]
+    # not shell, or not shell words: left alone
+    assert unquoted_values("import requests\nrequests.get({=url:http://x/?a=1})") == []
+    assert unquoted_values("cat > urls.txt <<'EOF'\n{=url:http://x/?a=1}\nEOF\nwc -l urls.txt") == []
+
+
+def test_validate_warns_on_an_unquoted_url_placeholder() -> None:
+    record = Record.model_validate({
+        "id": "demo/two", "signature": "Unexpected token '<'", "domain": "demo", "category": "runtime_error",
+        "workarounds": [{"action": "See what the server sends", "how": "curl -i {=url:http://localhost:3000/api}"},
+                        {"action": "Quoted", "how": 'curl -i "{=url}"'}]})
+    found = [(field, message) for severity, field, message in lint_record(record)
+             if severity == "warning" and field.endswith(".how")]
+    assert [field for field, _ in found] == ["workarounds[0].how"]
+    assert "{=url:http://localhost:3000/api} unquoted" in found[0][1] and "'?'" in found[0][1]
