@@ -384,7 +384,7 @@ def placeholder_rules(record: "Record") -> list[tuple[str, str, str]]:
     return out
 
 
-__all__ = ["Filled", "Placeholder", "examples", "fill", "fill_all", "find", "group_bodies", "group_characters", "group_names",
-           "has_placeholders", "literal_placeholders", "malformed", "names", "needs_quoting",
+__all__ = ["Filled", "Placeholder", "examples", "fill", "fill_all", "find", "group_bodies", "group_characters",
+           "group_names", "has_placeholders", "literal_placeholders", "malformed", "names", "needs_quoting",
            "placeholder_rules", "prompts", "record_examples", "record_names", "record_texts",
            "valid_name", "wide_part"]
