@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from collections.abc import Iterator
 
 from .placeholders import PLACEHOLDER, examples, find, group_bodies, group_characters
 
@@ -68,6 +69,22 @@ def _example_text(how: str) -> str:
     return PLACEHOLDER.sub(lambda m: m.group(2) or m.group(1), how)
 
 
+def _outside_heredocs(text: str) -> Iterator[str]:
+    """The stripped, non-blank lines of ``text`` that the shell reads as commands: heredoc
+    bodies (data, up to their delimiter line) are left out."""
+    heredoc_end: str | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if heredoc_end is not None:
+            heredoc_end = None if line == heredoc_end else heredoc_end
+            continue
+        if not line:
+            continue
+        yield line
+        if not line.startswith("#") and (doc := _HEREDOC.search(line)):  # the delimiter is often quoted
+            heredoc_end = doc.group(1)
+
+
 def _shell_lines(how: str) -> list[str] | None:
     """The lines of ``how`` (placeholders shown by their examples, heredoc bodies left out,
     comment lines kept) if it reads as shell; None if it is some other language."""
@@ -78,15 +95,8 @@ def _shell_lines(how: str) -> list[str] | None:
     if _POWERSHELL.search(code):
         return None
     lines: list[str] = []
-    heredoc_end: str | None = None
     continued = False
-    for raw in text.splitlines():
-        line = raw.strip()
-        if heredoc_end is not None:
-            heredoc_end = None if line == heredoc_end else heredoc_end
-            continue
-        if not line:
-            continue
+    for line in _outside_heredocs(text):
         if line.startswith("#"):
             if line.startswith(("#!", "#include", "#[", "#define", "#pragma")):
                 return None  # a script, C or Rust
@@ -103,8 +113,6 @@ def _shell_lines(how: str) -> list[str] | None:
                 or _OTHER_LANGUAGE.match(bare) or _CODE_END.search(bare)):
             return None
         lines.append(line)
-        if (doc := _HEREDOC.search(line)):  # the raw line: the delimiter is often quoted
-            heredoc_end = doc.group(1)
         continued = bare.rstrip().endswith(_CONTINUES)
     if all(line.startswith("#") for line in lines):
         return None  # only comments: nothing to run, in whatever language
@@ -208,17 +216,13 @@ def unquoted_values(how: str, regex: str | None = None,
     (``{=url}``)."""
     if "{=" not in how or _shell_lines(how) is None:
         return []
-    bodies = group_bodies(regex)
-    given = examples(how) if given is None else given
+    return _unquoted(how, group_bodies(regex), examples(how) if given is None else given)
+
+
+def _unquoted(how: str, bodies: dict[str, str], given: dict[str, str]) -> list[tuple[str, str]]:
+    """:func:`unquoted_values` for a recipe already known to be shell."""
     out: list[tuple[str, str]] = []
-    heredoc_end: str | None = None
-    for line in how.splitlines():
-        stripped = line.strip()
-        if heredoc_end is not None:  # a heredoc body is data, not shell words
-            heredoc_end = None if stripped == heredoc_end else heredoc_end
-            continue
-        if (doc := _HEREDOC.search(line)):
-            heredoc_end = doc.group(1)
+    for line in _outside_heredocs(how):
         quoted = [match.span() for match in _QUOTED.finditer(line)]
         for placeholder in find(line):
             if any(start <= placeholder.start < end for start, end in quoted):
@@ -239,7 +243,7 @@ def recipe_rules(hows: list[str], regex: str | None = None) -> list[tuple[str, s
     """``(severity, field, message)`` for workaround recipes that would not run as pasted;
     ``regex`` is the record's, whose named groups fill the recipes' placeholders."""
     out = []
-    given = examples(*hows)
+    bodies, given = group_bodies(regex), examples(*hows)
     for index, how in enumerate(hows):
         field = f"workarounds[{index}].how"
         lines = _shell_lines(how) or []
@@ -255,7 +259,7 @@ def recipe_rules(hows: list[str], regex: str | None = None) -> list[tuple[str, s
         if written and all(line.startswith(_COMMENT_MARKS) for line in written):
             out.append(("warning", field, "only comments: the copy key would paste nothing to run; write the "
                                           "command, or put the text in the condition and leave 'how' empty"))
-        for placeholder, reason in unquoted_values(how, regex, given)[:1]:
+        for placeholder, reason in (_unquoted(how, bodies, given) if lines and "{=" in how else [])[:1]:
             out.append(("warning", field,
                         f"{placeholder} unquoted in a shell recipe, and {reason}: filled in, the shell would "
                         f"take it as a pattern, a command's end or several words; write \"{placeholder}\""))

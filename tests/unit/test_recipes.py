@@ -129,6 +129,9 @@ def test_placeholders_whose_value_the_shell_would_act_on_must_be_quoted():
     # not shell, or not shell words: left alone
     assert unquoted_values("import requests\nrequests.get({=url:http://x/?a=1})") == []
     assert unquoted_values("cat > urls.txt <<'EOF'\n{=url:http://x/?a=1}\nEOF\nwc -l urls.txt") == []
+    # `<<` in a comment starts no heredoc: the line after it is still shell
+    assert unquoted_values("# see <<EOF in the docs\ncurl {=url:http://x/}") == [
+        ("{=url:http://x/}", "a URL's query holds '?' and '&'")]
 
 
 def test_validate_warns_on_an_unquoted_url_placeholder() -> None:
