@@ -423,6 +423,8 @@ npm ERR! command sh -c tsc -p .
     "executor failed running [/bin/sh -c yarn install --production]: exit code: 1",
     "error: subprocess-exited-with-error",
     "ERROR: Encountered errors while bringing up the project.",
+    "collect2: error: ld returned 1 exit status",
+    "clang: error: linker command failed with exit code 1 (use -v to see invocation)",
 ])
 def test_wrapper_lines_are_not_error_lines(line: str) -> None:
     assert not is_error_line(line)
@@ -448,6 +450,26 @@ def test_without_a_record_for_the_real_error_the_wrapper_still_answers() -> None
     other = make("python/key-error", r"KeyError: 'user_id'")
     [match] = Matcher([wrapper, other]).match(NPM_RUN)
     assert match.id == "node/npm-command-failed" and match.confident
+
+
+LINK_MISSING_LIBRARY = """\
+gcc main.o -o app -lfoo
+/usr/bin/ld: cannot find -lfoo: No such file or directory
+collect2: error: ld returned 1 exit status
+"""
+
+
+def test_the_linker_summary_line_gives_way_to_the_linker_error_above_it() -> None:
+    # gcc's collect2 line only says that the link failed; the ld line above says why. The two
+    # records used to tie, each confident, and which came first was down to the tie-break.
+    missing = make("cpp/ld-cannot-find-library", r"ld: cannot find -l(?P<lib>[\w.+-]+)")
+    undefined = make("cpp/undefined-reference",
+                     r"undefined reference to `|collect2: error: ld returned 1 exit status")
+    matcher = Matcher([undefined, missing])
+    assert [(m.id, m.confident) for m in matcher.match(LINK_MISSING_LIBRARY)] == [
+        ("cpp/ld-cannot-find-library", True), ("cpp/undefined-reference", False)]
+    [alone] = matcher.match(LINK_MISSING_LIBRARY.splitlines()[-1])
+    assert alone.id == "cpp/undefined-reference" and alone.confident
 
 
 PIP_IN_DOCKER_20 = """\
