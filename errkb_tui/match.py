@@ -111,7 +111,7 @@ _WRAPPER_LINE = re.compile(
       | ^Error:\ Process\ completed | ^\#\#\[error\]Process\ completed
       | ^(?:ERROR:\ )?Encountered\ errors\ while\ bringing\ up\ the\ project
       | collect2(?:\.exe)?:\ (?:error:\ ?)?ld\ returned\ \d+\ exit\ status
-      | (?:clang|gcc|g\+\+|cc|c\+\+)(?:-\d+)?(?:\.exe)?:\ error:\ linker\ command\ failed\ with\ exit\ code\ \d+
+      | error:\ linker\ command\ failed\ with\ exit\ code\ \d+
     """,
     re.VERBOSE,
 )
