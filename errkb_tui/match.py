@@ -228,6 +228,8 @@ class _Hit:
     coverage: float
     error_line: bool
     elaboration: bool = False
+    #: The line is a summary (wrapper) line: it says that something failed, not what.
+    summary: bool = False
 
 
 class Matcher:
@@ -317,8 +319,9 @@ class Matcher:
                     header = headers[number]
                     elaboration = header >= 0 and not any(
                         regex.search(h) for h in (raw_lines[header], clean_lines[header]))
+                    summary = is_wrapper_line(raw_lines[number]) or is_wrapper_line(clean_lines[number])
                     hit = _Hit(index, number, literals, (end - start) / max(1, len(line)),
-                               error_lines[number], elaboration)
+                               error_lines[number], elaboration, summary)
                     if best is None or _better(hit, best):
                         best = hit
                     break
@@ -340,8 +343,7 @@ class Matcher:
         # ...except that a hit on a summary line itself (`executor failed running [...]: exit
         # code: 1`) gives way to one on the error it sums up, even when that error's record is
         # a wrapper too (pip's "metadata-generation-failed" relays a build backend's failure).
-        summary = [is_wrapper_line(raw_lines[hit.line]) or is_wrapper_line(clean_lines[hit.line])
-                   for hit in hits]
+        summary = [hit.summary for hit in hits]
         inner = [hit.line for s, hit in zip(summary, hits) if not s]
         inner_confident = [hit.line for s, hit in zip(summary, hits)
                            if not s and not hit.elaboration and hit.literals >= CONFIDENT_LITERALS]
@@ -455,9 +457,14 @@ class Matcher:
 
 def _better(hit: _Hit, best: _Hit) -> bool:
     """Whether ``hit`` (an earlier line) explains the text better than ``best``: a line of
-    its own error beats an elaboration of another's, then an error line beats any other."""
+    its own error beats an elaboration of another's, then a line that says what failed beats
+    a summary line that only says that something did (a record whose regex takes both gcc's
+    ``undefined reference`` line and the ``collect2`` line under it is reported on the
+    first), then an error line beats any other."""
     if hit.elaboration != best.elaboration:
         return best.elaboration
+    if hit.summary != best.summary:
+        return best.summary
     return hit.error_line and not best.error_line
 
 

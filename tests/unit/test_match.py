@@ -472,6 +472,29 @@ def test_the_linker_summary_line_gives_way_to_the_linker_error_above_it() -> Non
     assert alone.id == "cpp/undefined-reference" and alone.confident
 
 
+LINK_UNDEFINED = """\
+/usr/bin/ld: main.o: in function `main':
+main.c:(.text+0x9): undefined reference to `foo'
+collect2: error: ld returned 1 exit status
+"""
+
+
+def test_a_record_that_takes_both_lines_is_reported_on_the_one_that_says_what_failed() -> None:
+    # One regex takes both gcc's "undefined reference" line and the collect2 summary under
+    # it. The hit used to land on the summary line (the later one), which shows the user a
+    # line that says nothing and ranks the record as a summary hit.
+    undefined = make("cpp/undefined-reference",
+                     r"undefined reference to `|collect2: error: ld returned 1 exit status")
+    [match] = Matcher([undefined]).match(LINK_UNDEFINED)
+    assert match.line_number == 2 and "undefined reference" in match.line
+    assert match.confident
+    # Beside another record's hit on the summary line only, the real line still ranks first.
+    summary_only = make("cpp/link-failed", r"collect2: error: ld returned \d+ exit status")
+    matches = Matcher([summary_only, undefined]).match(LINK_UNDEFINED)
+    assert [(m.id, m.confident) for m in matches] == [
+        ("cpp/undefined-reference", True), ("cpp/link-failed", False)]
+
+
 PIP_IN_DOCKER_20 = """\
 #9 53.25 error: metadata-generation-failed
 #9 53.25 × Encountered error while generating package metadata.
