@@ -13,8 +13,9 @@ in two ways that break recipes written and tried in bash:
 
 And where a shell reads a paste line by line (no bracketed paste: bash before 5.1, so many
 servers), a command that asks questions at the terminal (``aws configure``, ``gh auth login``,
-``su -``, ``docker exec -it``) takes the pasted lines after it as its answers; such a command
-goes last (:func:`waiting_commands`).
+``su -``, ``docker exec -it``, or a package manager's "Do you want to continue? [Y/n]" without
+``-y``) takes the pasted lines after it as its answers; such a command goes last, or is told
+yes (:func:`waiting_commands`).
 
 Only recipes that read as shell are judged: not Python, not PowerShell, and every command line
 starting like a command (a lower-case program name or a path, an assignment, a placeholder)
@@ -174,10 +175,12 @@ def zsh_glob_words(how: str) -> list[str]:
     return found
 
 
+# No yes flag anywhere on the line: -y (alone or in a cluster such as -qy), --yes, --assume-yes.
+_NO_YES = r"(?!.*\s-[a-zA-Z]*y[a-zA-Z]*(?:\s|$))(?!.*\s--(?:yes|assume-yes)\b)"
 # Commands that read the terminal for answers or a session; the pasted lines after them are
 # typed into them. Kept to forms that always wait (no -c/-e/-f, no command after ssh's host).
 _WAITS = re.compile(
-    r"^(?:sudo\s+)?(?:"
+    r"^(?:[A-Za-z_]\w*=\S*\s+)*(?:sudo\s+)?(?:"
     r"aws\s+configure(?:\s+--profile\s+\S+)?\s*$|gh\s+auth\s+login\b|az\s+login\b|npm\s+(?:login|adduser)\b"
     r"|docker\s+login(?!.*--password-stdin)\b|(?:docker|podman)(?:\s+compose)?\s+(?:exec|run)\s+(?:\S+\s+)*-(?:it|ti)\b"
     r"|kubectl\s+exec\s+(?:\S+\s+)*-(?:it|ti)\b|ssh\s+(?:-\S+\s+(?:\S+\s+)?)*[\w.@-]+\s*$"
@@ -186,7 +189,16 @@ _WAITS = re.compile(
     r"|su(?:\s+-)?(?:\s+[\w.-]+)?\s*$|sudo\s+(?:-[is]|su)\b"
     r"|ssh-keygen\b(?!.*\s-[RlFyeiDB]\b)(?!.*\s-N\s)|ssh-add\b(?!\s+-[lLdD]\b)"
     r"|(?:hf\s+auth|huggingface-cli|wandb)\s+login\b(?!.*--token)|gcloud\s+auth\s+login\b"
-    r"|terraform\s+(?:apply|destroy|force-unlock)\b(?!.*\s-(?:auto-approve|force)\b))")
+    r"|terraform\s+(?:apply|destroy|force-unlock)\b(?!.*\s-(?:auto-approve|force)\b)"
+    # Package managers that ask "Do you want to continue? [Y/n]" / "Proceed ([y]/n)?" unless
+    # told yes: a pasted line after them is read as the answer, and anything but "y" aborts.
+    r"|apt(?:-get)?\b" + _NO_YES + r"(?:\s+-\S+)*\s+"
+    r"(?:install|reinstall|remove|purge|upgrade|dist-upgrade|full-upgrade|autoremove)\b"
+    r"|(?:dnf|yum)\b" + _NO_YES + r"(?:\s+-\S+)*\s+(?:install|reinstall|remove|erase|update|upgrade|autoremove)\b"
+    r"|(?:conda|mamba)\b" + _NO_YES + r"(?:\s+-\S+)*\s+(?:create|install|remove|uninstall|update|upgrade)\b"
+    r"|add-apt-repository\b" + _NO_YES
+    + r"|(?:pip3?|python3?\s+-m\s+pip)\b" + _NO_YES + r"\s+uninstall\b"
+    r"|pacman\s+-S\w*\b(?!.*--noconfirm))")
 
 
 def waiting_commands(how: str) -> list[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from errkb_tui.lint import lint_record
 from errkb_tui.model import Record
 from errkb_tui.placeholders import group_characters
@@ -57,6 +59,33 @@ def test_commands_that_wait_for_answers_must_come_last():
     assert waiting_commands("hf auth login --token hf_x\nhf auth whoami") == []
     assert waiting_commands("terraform force-unlock 1a2b\nterraform plan") == ["terraform force-unlock 1a2b"]
     assert waiting_commands("terraform apply -auto-approve\nterraform output") == []
+
+
+@pytest.mark.parametrize(("how", "waits"), [
+    # A package manager's "Do you want to continue? [Y/n]" takes the next pasted line as its
+    # answer, and anything but "y" aborts the install.
+    ("sudo apt-get install libpq-dev\npip install psycopg2", "sudo apt-get install libpq-dev"),
+    ("sudo apt install --only-upgrade libstdc++6\nstrings x", "sudo apt install --only-upgrade libstdc++6"),
+    ("sudo add-apt-repository ppa:deadsnakes/ppa\nsudo apt-get update", "sudo add-apt-repository ppa:deadsnakes/ppa"),
+    ("conda create -n py310 python=3.10\nconda activate py310", "conda create -n py310 python=3.10"),
+    ("CONDA_SUBDIR=osx-64 conda create -n x numpy\nconda activate x", "CONDA_SUBDIR=osx-64 conda create -n x numpy"),
+    ("pip uninstall torch\npip install torch", "pip uninstall torch"),
+    ("sudo dnf install gcc\nmake", "sudo dnf install gcc"),
+    ("sudo yum update\nreboot", "sudo yum update"),
+    # Told yes (alone, in a cluster, long form), or nothing to confirm: no wait.
+    ("sudo apt-get install -y libpq-dev\nls", None),
+    ("sudo apt-get -qy install libpq-dev\nls", None),
+    ("sudo apt install --yes x\nls", None),
+    ("sudo add-apt-repository -y ppa:x/y\nsudo apt-get update", None),
+    ("conda install -c conda-forge numpy --yes\nls", None),
+    ("pip uninstall -y torch\npip install torch", None),
+    ("sudo apt-get update\nsudo apt-get install -y x", None),
+    ("apt list --installed\nls", None),
+    # The last line may ask: the user is there to answer.
+    ("sudo apt-get update\nsudo apt-get install x", None),
+])
+def test_a_package_manager_that_asks_to_confirm_must_be_told_yes_or_come_last(how: str, waits: str | None) -> None:
+    assert waiting_commands(how) == ([waits] if waits else [])
 
 
 def test_only_shell_recipes_are_judged():
