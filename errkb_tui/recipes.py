@@ -175,8 +175,9 @@ def zsh_glob_words(how: str) -> list[str]:
     return found
 
 
-# No yes flag anywhere on the line: -y (alone or in a cluster such as -qy), --yes, --assume-yes.
-_NO_YES = r"(?!.*\s-[a-zA-Z]*y[a-zA-Z]*(?:\s|$))(?!.*\s--(?:yes|assume-yes)\b)"
+# No yes flag anywhere on the line: -y (alone or in a cluster such as -qy), --yes,
+# --assume-yes (apt), --assumeyes (dnf, yum).
+_NO_YES = r"(?!.*\s-[a-zA-Z]*y[a-zA-Z]*(?:\s|$))(?!.*\s--(?:yes|assume-?yes)\b)"
 # Commands that read the terminal for answers or a session; the pasted lines after them are
 # typed into them. Kept to forms that always wait (no -c/-e/-f, no command after ssh's host).
 _WAITS = re.compile(

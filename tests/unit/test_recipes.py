@@ -76,6 +76,7 @@ def test_commands_that_wait_for_answers_must_come_last():
     ("sudo apt-get install -y libpq-dev\nls", None),
     ("sudo apt-get -qy install libpq-dev\nls", None),
     ("sudo apt install --yes x\nls", None),
+    ("sudo dnf install --assumeyes gcc\nmake", None),
     ("sudo add-apt-repository -y ppa:x/y\nsudo apt-get update", None),
     ("conda install -c conda-forge numpy --yes\nls", None),
     ("pip uninstall -y torch\npip install torch", None),
